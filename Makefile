@@ -1,0 +1,27 @@
+# yogar — the commands a developer and CI use. `make run` and `make test` are the README's two.
+CARGO ?= cargo
+YOGAR := target/release/yogar
+EXAMPLE := tests/programs/readme_example.c
+
+.PHONY: build test lint bench run fmt regress
+
+build:
+	$(CARGO) build --release --workspace
+
+# Everything in release mode: the heavy tests (solver agreement, shared SV-COMP tasks) need it,
+# and one profile means one build.
+test:
+	$(CARGO) test --release --workspace
+
+lint:
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+fmt:
+	$(CARGO) fmt --all
+
+bench:
+	$(CARGO) run --release --bin yogar-bench
+
+run: build
+	$(YOGAR) verify --unwind 4 $(EXAMPLE)

@@ -1,0 +1,81 @@
+//! Argument definitions (clap derive). Option names follow CBMC where CBMC has the option.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "yogar",
+    version,
+    about = "Bounded model checker for multi-threaded C programs"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Verify a C program (or an SV-COMP task .yml): TRUE, FALSE with a trace, or UNKNOWN.
+    Verify(VerifyArgs),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EngineName {
+    /// Scheduling-constraint based abstraction refinement (the default).
+    Yogar,
+    /// One solve of the full encoding with the scheduling constraint (CBMC-style baseline).
+    Monolithic,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum DataModel {
+    /// int, long, pointer: 32 bits (what SV-COMP tasks declare).
+    Ilp32,
+    /// long and pointer 64 bits (the default for plain .c, like CBMC).
+    Lp64,
+}
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// The program (.c or .i) or an SV-COMP task definition (.yml).
+    pub file: PathBuf,
+    /// Unwind every loop (and recursion) this many times.
+    #[arg(long, value_name = "N")]
+    pub unwind: Option<u32>,
+    /// Verification engine.
+    #[arg(long, value_enum, default_value_t = EngineName::Yogar)]
+    pub engine: EngineName,
+    /// ILP32 data model (int, long and pointers are 32 bits).
+    #[arg(long = "32", conflicts_with = "lp64")]
+    pub ilp32: bool,
+    /// LP64 data model (long and pointers are 64 bits); the default.
+    #[arg(long = "64")]
+    pub lp64: bool,
+    /// SAT back end.
+    #[arg(long, value_name = "NAME")]
+    pub solver: Option<String>,
+    /// Give up after this many seconds (UNKNOWN (timeout)).
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// Print statistics (formula size, refinements, time split).
+    #[arg(long)]
+    pub stats: bool,
+    /// Print the result (verdict, statistics, trace) as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Where to write the SV-COMP witness (GraphML).
+    #[arg(long, value_name = "PATH")]
+    pub witness: Option<PathBuf>,
+}
+
+impl VerifyArgs {
+    pub fn data_model(&self) -> DataModel {
+        if self.ilp32 {
+            DataModel::Ilp32
+        } else {
+            DataModel::Lp64
+        }
+    }
+}

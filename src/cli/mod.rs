@@ -1,0 +1,30 @@
+//! Command line: argument definitions and one module per subcommand.
+
+mod args;
+mod verify;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+pub use args::{Cli, Command, DataModel, EngineName, VerifyArgs};
+
+use crate::exit;
+
+/// Entry point of the binary: parse arguments, run the subcommand, map the outcome to an exit
+/// code. Errors are printed as one line on stderr.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // --help and --version are "errors" to clap but succeed for the user.
+            let code = if e.use_stderr() { exit::USAGE } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let code = match cli.command {
+        Command::Verify(args) => verify::run(&args),
+    };
+    ExitCode::from(code)
+}

@@ -1,0 +1,7 @@
+//! yogar: a bounded model checker for multi-threaded C programs.
+//!
+//! Data flows one way: `frontend` → `ir` → `symex` → `encoder` (crate) → `solver_glue` (crate)
+//! → `engine`. The `cli` module is the thin layer the binary calls.
+
+pub mod cli;
+pub mod exit;

@@ -1,0 +1,7 @@
+//! The `yogar` binary: parses the command line and hands over to the library.
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    yogar::cli::main()
+}
