@@ -1,0 +1,338 @@
+//! ξ: the exact scheduling constraint — the executed events admit one total order that
+//! respects program order and makes every read see the write it is linked to.
+//!
+//! Every event gets a bit-vector clock; the events of one atomic block (and the create/join
+//! points inside it) share one clock, which makes the block indivisible, and inside a block
+//! program order decides. With `before(x, y)` meaning "x is scheduled before y":
+//! * program order: `clk(a) < clk(b)` along the program-order graph (create/join edges under
+//!   their guard);
+//! * each link `s(r,w)`: `s ⇒ before(w, r)`;
+//! * each link `s(r,w)` and other write w' of the location:
+//!   `s ∧ guard(w') ⇒ before(w', w) ∨ before(r, w')`.
+//!
+//! Orders implied by unconditional program order are decided statically, which removes most of
+//! the cubic part. Clocks may tie between unrelated events; every constraint is strict, so any
+//! tie-break of a model's clocks is a valid order. Guards, links and create/join guards occur
+//! only negatively, so assuming the true ones and leaving the rest free is exact.
+//!
+//! [`LiteralMode::Separate`] builds ξ on its own solver, with each φ literal it mentions mapped
+//! to a fresh variable: [`ScheduleEncoding::check`] then decides, under the guards and links of
+//! a φ model as assumptions, whether a total order exists, and returns it or a failed core
+//! (in φ literals). [`LiteralMode::Shared`] adds ξ to the φ solver itself (monolithic BMC).
+
+use crate::bitvec::BitVec;
+use crate::equation::{Equation, EquationError, Event, ThreadItem};
+use crate::gates::{Counters, Encoder};
+use crate::links::LinkTable;
+use crate::program_order::{topological_order, ProgramOrder};
+use cranelift_entity::{EntityRef, SecondaryMap};
+use hashbrown::{HashMap, HashSet};
+use solver_glue::{Lit, SolveResult};
+
+/// Where ξ's guard and link literals live.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum LiteralMode {
+    /// ξ is added to the solver that holds φ; literals are used as they are.
+    Shared,
+    /// ξ is built on a separate solver; φ literals are mapped to fresh variables.
+    Separate,
+}
+
+/// Outcome of the exact order check.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum ExactCheck {
+    /// A total order of the executed events.
+    Feasible(Vec<Event>),
+    /// No order exists; the φ literals (all true in the checked model) that already make it
+    /// impossible. Their conjunction's negation is a valid refinement clause.
+    Infeasible(Vec<Lit>),
+    /// The solver's budget ran out.
+    Interrupted,
+}
+
+/// ξ as built on one encoder.
+#[derive(Clone, Debug)]
+pub struct ScheduleEncoding {
+    mode: LiteralMode,
+    /// Clock index of each event.
+    clock_of: SecondaryMap<Event, u32>,
+    /// Position of each event in its thread's items (orders events sharing a clock).
+    position: SecondaryMap<Event, u32>,
+    clocks: Vec<BitVec>,
+    /// φ variable → ξ variable (separate mode).
+    var_map: HashMap<u32, Lit>,
+    /// φ literals that occur in ξ (guards of writes, links, create/join guards), in first-use
+    /// order.
+    used: Vec<Lit>,
+    size: Counters,
+}
+
+impl ScheduleEncoding {
+    /// Builds ξ for `eq` and `links` on `enc`. `po` must be [`ProgramOrder::unconditional`]
+    /// of `eq`. In [`LiteralMode::Shared`] `enc` is the φ encoder.
+    pub fn encode(
+        eq: &Equation,
+        po: &ProgramOrder,
+        links: &LinkTable,
+        enc: &mut Encoder,
+        mode: LiteralMode,
+    ) -> Result<ScheduleEncoding, EquationError> {
+        let before_size = enc.counters();
+        let graph = po.graph();
+        let all_edges: Vec<(usize, usize)> = graph.edges.iter().map(|&(a, b, _)| (a, b)).collect();
+        if topological_order(graph.num_nodes, &all_edges).is_none() {
+            return Err(EquationError::ProgramOrderCycle);
+        }
+
+        // Clock per graph node: a block's events and the points between them share one.
+        let mut clock_of_node: Vec<Option<u32>> = vec![None; graph.num_nodes];
+        let mut position: SecondaryMap<Event, u32> = SecondaryMap::new();
+        let mut num_clocks = 0u32;
+        for (t, td) in eq.threads.iter() {
+            let nodes = &graph.item_nodes[t];
+            let mut i = 0;
+            while i < td.items.len() {
+                if let ThreadItem::Event(e) = td.items[i] {
+                    position[e] = i as u32;
+                    if let Some(b) = eq.events[e].atomic {
+                        let last = (i..td.items.len())
+                            .filter(|&k| {
+                                matches!(td.items[k], ThreadItem::Event(e2)
+                                    if eq.events[e2].atomic == Some(b))
+                            })
+                            .last()
+                            .unwrap_or(i);
+                        for k in i..=last {
+                            if let ThreadItem::Event(e2) = td.items[k] {
+                                position[e2] = k as u32;
+                            }
+                            clock_of_node[nodes[k]] = Some(num_clocks);
+                        }
+                        num_clocks += 1;
+                        i = last + 1;
+                        continue;
+                    }
+                }
+                i += 1;
+            }
+        }
+        let clock_of_node: Vec<u32> = clock_of_node
+            .into_iter()
+            .map(|c| {
+                c.unwrap_or_else(|| {
+                    num_clocks += 1;
+                    num_clocks - 1
+                })
+            })
+            .collect();
+        let mut clock_of: SecondaryMap<Event, u32> = SecondaryMap::new();
+        for e in eq.events.keys() {
+            clock_of[e] = clock_of_node[e.index()];
+        }
+        let clock_edges: Vec<(usize, usize, Lit)> = graph
+            .edges
+            .iter()
+            .map(|&(a, b, g)| {
+                (
+                    clock_of_node[a] as usize,
+                    clock_of_node[b] as usize,
+                    g,
+                )
+            })
+            .filter(|&(a, b, _)| a != b)
+            .collect();
+        let plain: Vec<(usize, usize)> = clock_edges.iter().map(|&(a, b, _)| (a, b)).collect();
+        if topological_order(num_clocks as usize, &plain).is_none() {
+            return Err(EquationError::AtomicBlockCycle);
+        }
+
+        let width = (u32::BITS - num_clocks.saturating_sub(1).leading_zeros()).max(1);
+        let clocks: Vec<BitVec> = (0..num_clocks).map(|_| enc.bv_fresh(width)).collect();
+        let mut this = ScheduleEncoding {
+            mode,
+            clock_of,
+            position,
+            clocks,
+            var_map: HashMap::new(),
+            used: Vec::new(),
+            size: Counters::default(),
+        };
+        let mut used_set: HashSet<Lit> = HashSet::new();
+        let mut builder = Builder {
+            eq,
+            po,
+            lt_cache: HashMap::new(),
+        };
+
+        let mut seen_edges = HashSet::new();
+        for &(a, b, g) in &clock_edges {
+            if !seen_edges.insert((a, b, g)) {
+                continue;
+            }
+            let lt = builder.lt(&this, enc, a, b);
+            let g = this.map_lit(eq, enc, g, &mut used_set);
+            enc.add_clause(&[!g, lt]);
+        }
+
+        let writes = eq.writes_by_location();
+        for &r in links.reads() {
+            let loc = eq.events[r].location;
+            for link in links.candidates(r) {
+                let w = link.write;
+                let s = this.map_lit(eq, enc, link.lit, &mut used_set);
+                let w_before_r = builder.before(&this, enc, w, r);
+                enc.add_clause(&[!s, w_before_r]);
+                for &w2 in &writes[loc] {
+                    let g2 = eq.events[w2].guard;
+                    if w2 == w
+                        || g2 == !eq.true_lit
+                        || po.po_before(w2, w)
+                        || po.po_before(r, w2)
+                    {
+                        continue;
+                    }
+                    let a = builder.before(&this, enc, w2, w);
+                    let b = builder.before(&this, enc, r, w2);
+                    let g2 = this.map_lit(eq, enc, g2, &mut used_set);
+                    enc.add_clause(&[!s, !g2, a, b]);
+                }
+            }
+        }
+        this.size = enc.counters() - before_size;
+        Ok(this)
+    }
+
+    /// The image of φ literal `l` in this encoding's solver, creating it on first use.
+    fn map_lit(&mut self, eq: &Equation, enc: &mut Encoder, l: Lit, used: &mut HashSet<Lit>) -> Lit {
+        if l == eq.true_lit {
+            return enc.tru();
+        }
+        if l == !eq.true_lit {
+            return enc.fls();
+        }
+        if used.insert(l) {
+            self.used.push(l);
+        }
+        match self.mode {
+            LiteralMode::Shared => l,
+            LiteralMode::Separate => {
+                let v = *self
+                    .var_map
+                    .entry(l.var().to_dimacs())
+                    .or_insert_with(|| enc.new_lit());
+                if l.is_positive() {
+                    v
+                } else {
+                    !v
+                }
+            }
+        }
+    }
+
+    /// Variables and clauses ξ added.
+    pub fn size(&self) -> Counters {
+        self.size
+    }
+
+    /// Number of distinct clocks (events and points, atomic blocks collapsed).
+    pub fn num_clocks(&self) -> usize {
+        self.clocks.len()
+    }
+
+    /// The φ literals ξ depends on; a model's true ones are the exact check's assumptions.
+    pub fn used_literals(&self) -> &[Lit] {
+        &self.used
+    }
+
+    /// Decides (separate mode) whether the φ valuation `phi_value` — typically a model of
+    /// φ — has a total order: the true used literals are assumed on `enc`'s solver.
+    pub fn check(
+        &self,
+        eq: &Equation,
+        enc: &mut Encoder,
+        phi_value: impl Fn(Lit) -> bool,
+    ) -> ExactCheck {
+        assert_eq!(
+            self.mode,
+            LiteralMode::Separate,
+            "check needs a separately built schedule encoding"
+        );
+        let mut back: HashMap<Lit, Lit> = HashMap::new();
+        let mut assumptions = Vec::new();
+        for &l in &self.used {
+            if phi_value(l) {
+                let x = self.var_map[&l.var().to_dimacs()];
+                let x = if l.is_positive() { x } else { !x };
+                assumptions.push(x);
+                back.insert(x, l);
+            }
+        }
+        match enc.solver().solve(&assumptions) {
+            SolveResult::Sat => {
+                let present = |e: Event| {
+                    let g = eq.events[e].guard;
+                    g == eq.true_lit || (g != !eq.true_lit && phi_value(g))
+                };
+                ExactCheck::Feasible(self.order(eq, enc, present))
+            }
+            SolveResult::Unsat => {
+                let mut core: Vec<Lit> = enc
+                    .solver_ref()
+                    .failed_core()
+                    .iter()
+                    .filter_map(|x| back.get(x).copied())
+                    .collect();
+                core.sort();
+                core.dedup();
+                ExactCheck::Infeasible(core)
+            }
+            SolveResult::Interrupted => ExactCheck::Interrupted,
+        }
+    }
+
+    /// The events satisfying `present`, sorted by the clocks of `enc`'s last model (ties
+    /// broken by clock index, then program order inside a block).
+    pub fn order(&self, eq: &Equation, enc: &Encoder, present: impl Fn(Event) -> bool) -> Vec<Event> {
+        let values: Vec<u64> = self.clocks.iter().map(|c| enc.bv_value_u64(c)).collect();
+        let mut events: Vec<Event> = eq.events.keys().filter(|&e| present(e)).collect();
+        events.sort_by_key(|&e| {
+            let c = self.clock_of[e];
+            (values[c as usize], c, self.position[e])
+        });
+        events
+    }
+}
+
+/// Order literals between events, with the static cases folded and clock comparisons shared.
+struct Builder<'a> {
+    eq: &'a Equation,
+    po: &'a ProgramOrder,
+    lt_cache: HashMap<(usize, usize), Lit>,
+}
+
+impl Builder<'_> {
+    fn lt(&mut self, enc_state: &ScheduleEncoding, enc: &mut Encoder, a: usize, b: usize) -> Lit {
+        if let Some(&l) = self.lt_cache.get(&(a, b)) {
+            return l;
+        }
+        let l = enc.bv_ult(&enc_state.clocks[a], &enc_state.clocks[b]);
+        self.lt_cache.insert((a, b), l);
+        l
+    }
+
+    /// "x is scheduled before y".
+    fn before(&mut self, st: &ScheduleEncoding, enc: &mut Encoder, x: Event, y: Event) -> Lit {
+        let (cx, cy) = (st.clock_of[x], st.clock_of[y]);
+        if cx == cy {
+            debug_assert_eq!(self.eq.events[x].thread, self.eq.events[y].thread);
+            return enc.constant(st.position[x] < st.position[y]);
+        }
+        if self.po.po_before(x, y) {
+            return enc.tru();
+        }
+        if self.po.po_before(y, x) {
+            return enc.fls();
+        }
+        self.lt(st, enc, cx as usize, cy as usize)
+    }
+}
