@@ -26,9 +26,14 @@ impl Encoder<'_> {
     pub fn array_read(&mut self, elems: &[BitVec], index: &BitVec) -> BitVec {
         assert!(!elems.is_empty(), "array_read on an empty array");
         let width = elems[0].width();
+        if let Some(i) = self.bv_const_value(index) {
+            return match usize::try_from(i).ok().and_then(|i| elems.get(i)) {
+                Some(e) => e.clone(),
+                None => self.bv_fresh(width),
+            };
+        }
         let reachable = reachable_len(elems.len(), index.width());
-        let (mut acc, rest) = if reachable < elems.len() || index_covers(index.width(), reachable)
-        {
+        let (mut acc, rest) = if index_covers(index.width(), reachable) {
             // Every index value names an element: start from the last reachable one.
             (elems[reachable - 1].clone(), reachable - 1)
         } else {

@@ -255,7 +255,11 @@ impl Encoder<'_> {
             }
             let shifted: Vec<Lit> = (0..w)
                 .map(|j| {
-                    let src = if left { j.checked_sub(dist) } else { Some(j + dist) };
+                    let src = if left {
+                        j.checked_sub(dist)
+                    } else {
+                        Some(j + dist)
+                    };
                     match src {
                         Some(k) if k < w => cur[k],
                         _ => fill,

@@ -132,13 +132,7 @@ impl ScheduleEncoding {
         let clock_edges: Vec<(usize, usize, Lit)> = graph
             .edges
             .iter()
-            .map(|&(a, b, g)| {
-                (
-                    clock_of_node[a] as usize,
-                    clock_of_node[b] as usize,
-                    g,
-                )
-            })
+            .map(|&(a, b, g)| (clock_of_node[a] as usize, clock_of_node[b] as usize, g))
             .filter(|&(a, b, _)| a != b)
             .collect();
         let plain: Vec<(usize, usize)> = clock_edges.iter().map(|&(a, b, _)| (a, b)).collect();
@@ -184,11 +178,7 @@ impl ScheduleEncoding {
                 enc.add_clause(&[!s, w_before_r]);
                 for &w2 in &writes[loc] {
                     let g2 = eq.events[w2].guard;
-                    if w2 == w
-                        || g2 == !eq.true_lit
-                        || po.po_before(w2, w)
-                        || po.po_before(r, w2)
-                    {
+                    if w2 == w || g2 == !eq.true_lit || po.po_before(w2, w) || po.po_before(r, w2) {
                         continue;
                     }
                     let a = builder.before(&this, enc, w2, w);
@@ -203,7 +193,13 @@ impl ScheduleEncoding {
     }
 
     /// The image of φ literal `l` in this encoding's solver, creating it on first use.
-    fn map_lit(&mut self, eq: &Equation, enc: &mut Encoder, l: Lit, used: &mut HashSet<Lit>) -> Lit {
+    fn map_lit(
+        &mut self,
+        eq: &Equation,
+        enc: &mut Encoder,
+        l: Lit,
+        used: &mut HashSet<Lit>,
+    ) -> Lit {
         if l == eq.true_lit {
             return enc.tru();
         }
@@ -292,7 +288,12 @@ impl ScheduleEncoding {
 
     /// The events satisfying `present`, sorted by the clocks of `enc`'s last model (ties
     /// broken by clock index, then program order inside a block).
-    pub fn order(&self, eq: &Equation, enc: &Encoder, present: impl Fn(Event) -> bool) -> Vec<Event> {
+    pub fn order(
+        &self,
+        eq: &Equation,
+        enc: &Encoder,
+        present: impl Fn(Event) -> bool,
+    ) -> Vec<Event> {
         let values: Vec<u64> = self.clocks.iter().map(|c| enc.bv_value_u64(c)).collect();
         let mut events: Vec<Event> = eq.events.keys().filter(|&e| present(e)).collect();
         events.sort_by_key(|&e| {
