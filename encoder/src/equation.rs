@@ -98,6 +98,8 @@ pub struct CreateEdge {
     pub parent: Thread,
     pub child: Thread,
     pub guard: Lit,
+    /// The atomic block the create point lies in: the child then starts after the block.
+    pub atomic: Option<AtomicBlock>,
 }
 
 /// `joiner` waits for `child` to finish (when `guard` holds) at this point of its program order.
@@ -106,6 +108,8 @@ pub struct JoinEdge {
     pub joiner: Thread,
     pub child: Thread,
     pub guard: Lit,
+    /// The atomic block the join point lies in: the child then ends before the block.
+    pub atomic: Option<AtomicBlock>,
 }
 
 #[derive(Clone, Debug)]
@@ -228,23 +232,39 @@ impl Equation {
         })
     }
 
-    /// Appends to `parent`'s program order the point where it creates `child`.
-    pub fn add_create(&mut self, parent: Thread, child: Thread, guard: Lit) {
+    /// Appends to `parent`'s program order the point where it creates `child` (inside
+    /// `atomic` if that is given).
+    pub fn add_create(
+        &mut self,
+        parent: Thread,
+        child: Thread,
+        guard: Lit,
+        atomic: Option<AtomicBlock>,
+    ) {
         self.creates.push(CreateEdge {
             parent,
             child,
             guard,
+            atomic,
         });
         let idx = self.creates.len() - 1;
         self.threads[parent].items.push(ThreadItem::Create(idx));
     }
 
-    /// Appends to `joiner`'s program order the point where it joins `child`.
-    pub fn add_join(&mut self, joiner: Thread, child: Thread, guard: Lit) {
+    /// Appends to `joiner`'s program order the point where it joins `child` (inside `atomic`
+    /// if that is given).
+    pub fn add_join(
+        &mut self,
+        joiner: Thread,
+        child: Thread,
+        guard: Lit,
+        atomic: Option<AtomicBlock>,
+    ) {
         self.joins.push(JoinEdge {
             joiner,
             child,
             guard,
+            atomic,
         });
         let idx = self.joins.len() - 1;
         self.threads[joiner].items.push(ThreadItem::Join(idx));
@@ -262,6 +282,15 @@ impl Equation {
         map
     }
 
+    /// The atomic block an item of a thread lies in.
+    pub fn item_atomic(&self, item: ThreadItem) -> Option<AtomicBlock> {
+        match item {
+            ThreadItem::Event(e) => self.events[e].atomic,
+            ThreadItem::Create(c) => self.creates[c].atomic,
+            ThreadItem::Join(j) => self.joins[j].atomic,
+        }
+    }
+
     /// Checks the structural invariants the encodings rely on.
     pub fn validate(&self) -> Result<(), EquationError> {
         for e in self.threads[self.init_thread].events() {
@@ -270,14 +299,13 @@ impl Equation {
                 return Err(EquationError::BadInitEvent(e));
             }
         }
-        // Each block: one thread, and its events form one run of that thread's items
-        // (create/join points may sit inside the run).
+        // Each block is one run of items (events and create/join points) of one thread.
         let mut started: cranelift_entity::SecondaryMap<AtomicBlock, bool> =
             cranelift_entity::SecondaryMap::new();
         for td in self.threads.values() {
             let mut open: Option<AtomicBlock> = None;
-            for e in td.events() {
-                let b = self.events[e].atomic;
+            for &item in &td.items {
+                let b = self.item_atomic(item);
                 if open != b {
                     if let Some(nb) = b {
                         if started[nb] {

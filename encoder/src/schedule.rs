@@ -21,7 +21,7 @@
 //! (in φ literals). [`LiteralMode::Shared`] adds ξ to the φ solver itself (monolithic BMC).
 
 use crate::bitvec::BitVec;
-use crate::equation::{Equation, EquationError, Event, ThreadItem};
+use crate::equation::{AtomicBlock, Equation, EquationError, Event, ThreadItem};
 use crate::gates::{Counters, Encoder};
 use crate::links::LinkTable;
 use crate::program_order::{topological_order, ProgramOrder};
@@ -84,36 +84,24 @@ impl ScheduleEncoding {
             return Err(EquationError::ProgramOrderCycle);
         }
 
-        // Clock per graph node: a block's events and the points between them share one.
+        // Clock per graph node: the items of one atomic block share one.
+        eq.validate()?;
+        let mut block_clock: SecondaryMap<AtomicBlock, Option<u32>> = SecondaryMap::new();
         let mut clock_of_node: Vec<Option<u32>> = vec![None; graph.num_nodes];
         let mut position: SecondaryMap<Event, u32> = SecondaryMap::new();
         let mut num_clocks = 0u32;
         for (t, td) in eq.threads.iter() {
-            let nodes = &graph.item_nodes[t];
-            let mut i = 0;
-            while i < td.items.len() {
-                if let ThreadItem::Event(e) = td.items[i] {
+            for (i, &item) in td.items.iter().enumerate() {
+                if let ThreadItem::Event(e) = item {
                     position[e] = i as u32;
-                    if let Some(b) = eq.events[e].atomic {
-                        let last = (i..td.items.len())
-                            .filter(|&k| {
-                                matches!(td.items[k], ThreadItem::Event(e2)
-                                    if eq.events[e2].atomic == Some(b))
-                            })
-                            .last()
-                            .unwrap_or(i);
-                        for k in i..=last {
-                            if let ThreadItem::Event(e2) = td.items[k] {
-                                position[e2] = k as u32;
-                            }
-                            clock_of_node[nodes[k]] = Some(num_clocks);
-                        }
-                        num_clocks += 1;
-                        i = last + 1;
-                        continue;
-                    }
                 }
-                i += 1;
+                if let Some(b) = eq.item_atomic(item) {
+                    let c = *block_clock[b].get_or_insert_with(|| {
+                        num_clocks += 1;
+                        num_clocks - 1
+                    });
+                    clock_of_node[graph.item_nodes[t][i]] = Some(c);
+                }
             }
         }
         let clock_of_node: Vec<u32> = clock_of_node

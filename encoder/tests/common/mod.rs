@@ -1,6 +1,8 @@
 //! Test support: a `SatSolver` over varisat, and a small seeded random generator.
 #![allow(dead_code)]
 
+pub mod events;
+
 use solver_glue::{Budget, Lit, SatSolver, SolveResult, Stats, Var};
 use varisat::ExtendFormula;
 
