@@ -1,0 +1,228 @@
+//! Expressions to circuits: bit-precise, with C's signedness made explicit by the IR.
+//!
+//! Operands that C evaluates only conditionally (the right side of `&&`/`||`, the arms of
+//! `?:`) are evaluated under the stronger guard, so their memory reads and checks happen only
+//! where the program performs them.
+
+use encoder::BitVec;
+use solver_glue::Lit;
+
+use super::exec::Symex;
+use super::state::{State, Val};
+use super::{unsupported, SymexError};
+use crate::ir::{BinOp, Expr, ExprKind, Type, UnOp};
+
+impl Symex<'_, '_, '_> {
+    /// Evaluates `e` on path `s`; `guard` (default: the path's) conditions its memory reads.
+    pub fn eval(&mut self, e: &Expr, s: &mut State, guard: Option<Lit>) -> Result<Val, SymexError> {
+        let g = guard.unwrap_or(s.guard);
+        match &e.kind {
+            ExprKind::Read(place) => self.read_place(place, s, g),
+            ExprKind::Ite(c, a, b) => {
+                let c = self.eval_cond_g(c, s, g)?;
+                let ga = self.enc.and(g, c);
+                let gb = self.enc.and(g, !c);
+                let va = self.eval(a, s, Some(ga))?;
+                let vb = self.eval(b, s, Some(gb))?;
+                Ok(Val::ite(self.enc, c, &va, &vb))
+            }
+            ExprKind::Cast(inner)
+                if matches!(self.prog.types.get(e.ty), Type::Struct(_) | Type::Array { .. }) =>
+            {
+                self.eval(inner, s, Some(g))
+            }
+            ExprKind::Cast(inner) if self.prog.types.is_void(e.ty) => {
+                self.eval(inner, s, Some(g))?;
+                Ok(Val::Agg(Vec::new()))
+            }
+            _ => Ok(Val::Scalar(self.eval_scalar_g(e, s, g)?)),
+        }
+    }
+
+    pub fn eval_scalar(&mut self, e: &Expr, s: &mut State, guard: Option<Lit>) -> Result<BitVec, SymexError> {
+        let g = guard.unwrap_or(s.guard);
+        self.eval_scalar_g(e, s, g)
+    }
+
+    /// `e != 0` on the path.
+    pub fn eval_cond(&mut self, e: &Expr, s: &mut State) -> Result<Lit, SymexError> {
+        let g = s.guard;
+        self.eval_cond_g(e, s, g)
+    }
+
+    fn eval_cond_g(&mut self, e: &Expr, s: &mut State, g: Lit) -> Result<Lit, SymexError> {
+        let v = self.eval_scalar_g(e, s, g)?;
+        Ok(self.enc.bv_nonzero(&v))
+    }
+
+    pub fn eval_scalar_g(&mut self, e: &Expr, s: &mut State, g: Lit) -> Result<BitVec, SymexError> {
+        let types = &self.prog.types;
+        let bits = types.bits(e.ty);
+        if types.is_float(e.ty) {
+            return unsupported("floating-point arithmetic");
+        }
+        match &e.kind {
+            ExprKind::Const(v) => Ok(self.enc.bv_const(bits, *v)),
+            ExprKind::Read(_) | ExprKind::Ite(..) => match self.eval(e, s, Some(g))? {
+                Val::Scalar(b) => Ok(b),
+                Val::Agg(_) => unsupported("aggregate value used as a scalar"),
+            },
+            ExprKind::AddrOf(place) => self.address_of(place, s, g),
+            ExprKind::FuncAddr(f) => {
+                let o = self.func_obj[f];
+                Ok(self.enc.bv_const(bits, self.mem.pointer(o, 0)))
+            }
+            ExprKind::Unary(op, a) => {
+                let va = self.eval_scalar_g(a, s, g)?;
+                Ok(match op {
+                    UnOp::Neg => self.enc.bv_neg(&va),
+                    UnOp::BitNot => self.enc.bv_not(&va),
+                    UnOp::LogNot => {
+                        let nz = self.enc.bv_nonzero(&va);
+                        self.enc.bv_from_bool(!nz, bits)
+                    }
+                })
+            }
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, bits, s, g),
+            ExprKind::Cast(inner) => {
+                let v = self.eval_scalar_g(inner, s, g)?;
+                let types = &self.prog.types;
+                if matches!(types.get(e.ty), Type::Bool) {
+                    let nz = self.enc.bv_nonzero(&v);
+                    return Ok(self.enc.bv_from_bool(nz, bits));
+                }
+                let signed = types.is_signed(inner.ty);
+                Ok(self.resize(&v, bits, signed))
+            }
+            ExprKind::PtrAdd(p, off) => {
+                let vp = self.eval_scalar_g(p, s, g)?;
+                let vo = self.eval_scalar_g(off, s, g)?;
+                let vo = self.resize(&vo, vp.width(), true);
+                Ok(self.enc.bv_add(&vp, &vo))
+            }
+            ExprKind::PtrDiff(a, b) => {
+                let va = self.eval_scalar_g(a, s, g)?;
+                let vb = self.eval_scalar_g(b, s, g)?;
+                let d = self.enc.bv_sub(&va, &vb);
+                Ok(self.resize(&d, bits, true))
+            }
+        }
+    }
+
+    fn binary(
+        &mut self,
+        op: BinOp,
+        a: &Expr,
+        b: &Expr,
+        bits: u32,
+        s: &mut State,
+        g: Lit,
+    ) -> Result<BitVec, SymexError> {
+        use BinOp::*;
+        if matches!(op, LogAnd | LogOr) {
+            let ca = self.eval_cond_g(a, s, g)?;
+            let gb = if op == LogAnd {
+                self.enc.and(g, ca)
+            } else {
+                self.enc.and(g, !ca)
+            };
+            let cb = self.eval_cond_g(b, s, gb)?;
+            let r = if op == LogAnd {
+                self.enc.and(ca, cb)
+            } else {
+                self.enc.or(ca, cb)
+            };
+            return Ok(self.enc.bv_from_bool(r, bits));
+        }
+        let va = self.eval_scalar_g(a, s, g)?;
+        let mut vb = self.eval_scalar_g(b, s, g)?;
+        if matches!(op, Shl | AShr | LShr) {
+            return Ok(match op {
+                Shl => self.enc.bv_shl(&va, &vb),
+                AShr => self.enc.bv_ashr(&va, &vb),
+                _ => self.enc.bv_lshr(&va, &vb),
+            });
+        }
+        if vb.width() != va.width() {
+            // Comparisons of a pointer with an integer constant (null) and similar.
+            vb = self.resize(&vb, va.width(), false);
+        }
+        let cmp = |sx: &mut Self, l: Lit| sx.enc.bv_from_bool(l, bits);
+        Ok(match op {
+            Add => self.enc.bv_add(&va, &vb),
+            Sub => self.enc.bv_sub(&va, &vb),
+            Mul => self.enc.bv_mul(&va, &vb),
+            SDiv | UDiv | SRem | URem => {
+                self.division_guard(op, &va, &vb, s, g);
+                match op {
+                    SDiv => self.enc.bv_sdiv(&va, &vb),
+                    UDiv => self.enc.bv_udiv(&va, &vb),
+                    SRem => self.enc.bv_srem(&va, &vb),
+                    _ => self.enc.bv_urem(&va, &vb),
+                }
+            }
+            BitAnd => self.enc.bv_and(&va, &vb),
+            BitOr => self.enc.bv_or(&va, &vb),
+            BitXor => self.enc.bv_xor(&va, &vb),
+            Eq => {
+                let l = self.enc.bv_eq(&va, &vb);
+                cmp(self, l)
+            }
+            Ne => {
+                let l = self.enc.bv_eq(&va, &vb);
+                cmp(self, !l)
+            }
+            SLt => {
+                let l = self.enc.bv_slt(&va, &vb);
+                cmp(self, l)
+            }
+            SLe => {
+                let l = self.enc.bv_sle(&va, &vb);
+                cmp(self, l)
+            }
+            SGt => {
+                let l = self.enc.bv_slt(&vb, &va);
+                cmp(self, l)
+            }
+            SGe => {
+                let l = self.enc.bv_sle(&vb, &va);
+                cmp(self, l)
+            }
+            ULt => {
+                let l = self.enc.bv_ult(&va, &vb);
+                cmp(self, l)
+            }
+            ULe => {
+                let l = self.enc.bv_ule(&va, &vb);
+                cmp(self, l)
+            }
+            UGt => {
+                let l = self.enc.bv_ult(&vb, &va);
+                cmp(self, l)
+            }
+            UGe => {
+                let l = self.enc.bv_ule(&vb, &va);
+                cmp(self, l)
+            }
+            Shl | AShr | LShr | LogAnd | LogOr => unreachable!("handled above"),
+        })
+    }
+
+    /// Division by zero (and signed `MIN / -1`) traps on the machine: the program stops there,
+    /// so the path does not go on.
+    fn division_guard(&mut self, op: BinOp, a: &BitVec, b: &BitVec, s: &mut State, g: Lit) {
+        let zero = self.enc.bv_const(b.width(), 0);
+        let mut trap = self.enc.bv_eq(b, &zero);
+        if matches!(op, BinOp::SDiv | BinOp::SRem) {
+            let w = a.width();
+            let min = self.enc.bv_const(w, 1u64 << (w - 1));
+            let m1 = self.enc.bv_const(w, u64::MAX);
+            let a_min = self.enc.bv_eq(a, &min);
+            let b_m1 = self.enc.bv_eq(b, &m1);
+            let ovf = self.enc.and(a_min, b_m1);
+            trap = self.enc.or(trap, ovf);
+        }
+        let here = self.enc.and(g, trap);
+        s.guard = self.enc.and(s.guard, !here);
+    }
+}

@@ -1,0 +1,232 @@
+//! Memory objects, their cells, and the pointer representation.
+//!
+//! Every global, heap allocation and address-taken local is an *object*. A pointer is a
+//! bit-vector of pointer width: the object number in the top bits, the byte offset in the rest
+//! (as CBMC does), so pointer arithmetic is plain addition and null is the all-zero value of
+//! object 0. Object numbers 1..=F name the program's functions (function pointers).
+//!
+//! Objects are split into scalar *cells* (an offset and a width), each one shared-memory
+//! [`Location`] of the equation: the event granularity is one scalar. Cells are made on first
+//! access; two accesses to one object that overlap without having the same offset and width
+//! (type punning, a union read through another member) cannot be modelled exactly by this
+//! scheme and are reported as unsupported.
+
+use std::collections::BTreeMap;
+
+use cranelift_entity::{entity_impl, PrimaryMap};
+use encoder::Location;
+
+use crate::ir::{FuncId, Type, TypeId, Types};
+
+/// A memory object (object number = index; 0 is the null object).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ObjId(u32);
+entity_impl!(ObjId, "obj");
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ObjKind {
+    Null,
+    Function(FuncId),
+    /// A global (or static local) variable.
+    Global,
+    /// A local whose address is taken, in one thread's call frame.
+    Local,
+    /// A `malloc`/`calloc` result.
+    Heap,
+}
+
+/// How an object is initialised before any thread runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InitValue {
+    /// The value left by the program's initialisers (zero where they wrote nothing).
+    Static,
+    Zero,
+    /// Indeterminate (malloc, uninitialised locals).
+    Nondet,
+}
+
+#[derive(Clone, Debug)]
+pub struct Object {
+    pub name: String,
+    pub kind: ObjKind,
+    /// Size in bytes.
+    pub size: u64,
+    /// The scalar leaves of its declared type, if it has one (offset, bits); heap objects are
+    /// typed by the pointer they are assigned to when that is known.
+    pub leaves: Option<Vec<(u64, u32)>>,
+    pub init: InitValue,
+    /// Cells made so far: offset → (bits, location).
+    pub cells: BTreeMap<u64, (u32, Location)>,
+}
+
+/// Where a cell's event goes, or why it cannot have one.
+pub enum CellLookup {
+    Cell(Location),
+    /// The access overlaps an existing cell of another extent.
+    Overlap,
+    /// Outside the object.
+    OutOfBounds,
+}
+
+/// The objects of one symbolic execution.
+pub struct Memory {
+    pub objects: PrimaryMap<ObjId, Object>,
+    /// Bits of a pointer.
+    pub ptr_bits: u32,
+    /// Bits of the object number (the top bits of a pointer).
+    pub obj_bits: u32,
+}
+
+impl Memory {
+    pub fn new(ptr_bits: u32) -> Memory {
+        let obj_bits = if ptr_bits <= 32 { 8 } else { 16 };
+        let mut objects = PrimaryMap::new();
+        objects.push(Object {
+            name: "NULL".into(),
+            kind: ObjKind::Null,
+            size: 0,
+            leaves: Some(Vec::new()),
+            init: InitValue::Zero,
+            cells: BTreeMap::new(),
+        });
+        Memory {
+            objects,
+            ptr_bits,
+            obj_bits,
+        }
+    }
+
+    /// Bits of the offset part of a pointer.
+    pub fn off_bits(&self) -> u32 {
+        self.ptr_bits - self.obj_bits
+    }
+
+    /// Largest object number a pointer can hold.
+    pub fn max_objects(&self) -> u64 {
+        1u64 << self.obj_bits
+    }
+
+    pub fn add(&mut self, obj: Object) -> Result<ObjId, String> {
+        if self.objects.len() as u64 >= self.max_objects() {
+            return Err(format!(
+                "more than {} memory objects (pointer object bits exhausted)",
+                self.max_objects()
+            ));
+        }
+        if obj.size >= 1u64 << self.off_bits().min(63) {
+            return Err(format!("object {} is too large", obj.name));
+        }
+        Ok(self.objects.push(obj))
+    }
+
+    /// The pointer value (as an integer) of `obj` + `offset`.
+    pub fn pointer(&self, obj: ObjId, offset: u64) -> u64 {
+        ((obj.as_u32() as u64) << self.off_bits()) | offset
+    }
+
+    /// The cell at `offset` of `bits` bits, made on first use; `make` allocates its location.
+    pub fn cell(
+        &mut self,
+        obj: ObjId,
+        offset: u64,
+        bits: u32,
+        make: impl FnOnce(String) -> Location,
+    ) -> CellLookup {
+        let o = &mut self.objects[obj];
+        let bytes = (bits as u64).div_ceil(8);
+        if matches!(o.kind, ObjKind::Null | ObjKind::Function(_)) || offset + bytes > o.size {
+            return CellLookup::OutOfBounds;
+        }
+        if let Some(&(b, loc)) = o.cells.get(&offset) {
+            return if b == bits {
+                CellLookup::Cell(loc)
+            } else {
+                CellLookup::Overlap
+            };
+        }
+        // A cell starting before `offset` that reaches into it, or one starting inside.
+        if let Some((&off, &(b, _))) = o.cells.range(..offset).next_back() {
+            if off + (b as u64).div_ceil(8) > offset {
+                return CellLookup::Overlap;
+            }
+        }
+        if o.cells.range(offset..offset + bytes).next().is_some() {
+            return CellLookup::Overlap;
+        }
+        let loc = make(format!("{}+{}", o.name, offset));
+        o.cells.insert(offset, (bits, loc));
+        CellLookup::Cell(loc)
+    }
+
+    /// Offsets at which an access of `bits` bits may hit `obj` (for a symbolic offset): the
+    /// leaves of its type of that width, else every aligned offset.
+    pub fn candidate_offsets(&self, obj: ObjId, bits: u32) -> Vec<u64> {
+        let o = &self.objects[obj];
+        match &o.leaves {
+            Some(leaves) => leaves
+                .iter()
+                .filter(|&&(_, b)| b == bits)
+                .map(|&(off, _)| off)
+                .collect(),
+            None => {
+                let step = (bits as u64).div_ceil(8).max(1);
+                (0..o.size / step).map(|k| k * step).collect()
+            }
+        }
+    }
+}
+
+/// The scalar leaves (byte offset, bits) of a type, in offset order. Unions contribute their
+/// first member; bit-fields are not supported.
+pub fn leaves(types: &Types, ty: TypeId) -> Result<Vec<(u64, u32)>, String> {
+    let mut out = Vec::new();
+    collect_leaves(types, ty, 0, &mut out)?;
+    Ok(out)
+}
+
+fn collect_leaves(
+    types: &Types,
+    ty: TypeId,
+    base: u64,
+    out: &mut Vec<(u64, u32)>,
+) -> Result<(), String> {
+    match types.get(ty) {
+        Type::Bool | Type::Int { .. } | Type::Pointer(_) => {
+            out.push((base, types.bits(ty)));
+            Ok(())
+        }
+        Type::Float { .. } => Err("floating point".into()),
+        Type::Void | Type::Func { .. } => Err(format!("object of type {}", types.display(ty))),
+        Type::Array { elem, len } => {
+            let len = len.ok_or("array of unknown size")?;
+            let size = types.size_of(*elem).ok_or("array of incomplete type")?;
+            if len > 1 << 16 {
+                return Err(format!("array of {len} elements"));
+            }
+            let mut inner = Vec::new();
+            collect_leaves(types, *elem, 0, &mut inner)?;
+            for k in 0..len {
+                out.extend(inner.iter().map(|&(o, b)| (base + k * size + o, b)));
+            }
+            Ok(())
+        }
+        Type::Struct(s) => {
+            let def = &types.structs[*s];
+            if !def.complete {
+                return Err(format!("incomplete struct {}", def.name));
+            }
+            let fields = if def.is_union {
+                &def.fields[..def.fields.len().min(1)]
+            } else {
+                &def.fields[..]
+            };
+            for f in fields {
+                if f.bitfield.is_some() {
+                    return Err(format!("bit-field in {}", def.name));
+                }
+                collect_leaves(types, f.ty, base + f.offset, out)?;
+            }
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! Symbolic execution: the IR program, unwound to a bound, as guarded circuits and an
+//! [`Equation`] of shared-memory events.
+//!
+//! Every thread instance (main, and each `pthread_create` executed, also inside unrolled loops)
+//! is executed on its own, with its own locals; calls are inlined and loops unwound up to the
+//! bound. Thread-private values live in the path [`state::State`] and become circuits on the
+//! encoder directly; every access to memory (globals, heap objects, address-taken locals) is an
+//! event of the equation whose value links to other threads only through ζ/ξ, which the engines
+//! add. Assumptions (including a lock acquisition's `m == 0`) strengthen the path guard, so a
+//! thread that blocks simply has no further events: that is exactly the set of execution
+//! prefixes, which is what reachability of an error needs.
+//!
+//! The result lists [`Check`]s: a literal per property violation, per loop that could run past
+//! its bound (unwinding assertion), and per construct met on a reachable path that cannot be
+//! modelled exactly. The engines decide which of them a real execution can reach.
+
+mod access;
+mod eval;
+mod exec;
+pub mod memory;
+pub mod state;
+
+use std::collections::HashMap;
+
+use cranelift_entity::SecondaryMap;
+use encoder::{BitVec, Encoder, Equation, Event, Thread};
+use solver_glue::Lit;
+
+use crate::ir::{FuncId, Loc, LoopId, PropId};
+
+pub use exec::run;
+
+/// How far to unwind.
+#[derive(Clone, Debug)]
+pub struct SymexOptions {
+    /// Loop-head passes allowed per loop entry (CBMC's `--unwind`: a loop whose body runs k
+    /// times needs k + 1), and the recursion depth allowed.
+    pub unwind: u32,
+    /// Per-loop bounds, keyed `FUNCTION.N` (N = the loop's index in its function).
+    pub unwindset: HashMap<String, u32>,
+    /// Whether a loop that could run past its bound is a check (true) or an assumption.
+    pub unwinding_assertions: bool,
+    /// Thread instances allowed (main included).
+    pub max_threads: usize,
+}
+
+impl Default for SymexOptions {
+    fn default() -> Self {
+        SymexOptions {
+            unwind: 2,
+            unwindset: HashMap::new(),
+            unwinding_assertions: true,
+            max_threads: 64,
+        }
+    }
+}
+
+/// A condition the engines check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CheckKind {
+    /// An assertion or a `reach_error` call fails.
+    Property(PropId),
+    /// A loop could run past its unwinding bound.
+    Unwind { func: FuncId, lp: LoopId },
+    /// Recursion deeper than the bound.
+    Recursion(FuncId),
+    /// A construct that cannot be modelled exactly was reached.
+    Unsupported(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct Check {
+    pub kind: CheckKind,
+    /// True in an execution iff the check fails there.
+    pub lit: Lit,
+    pub loc: Loc,
+    pub thread: Thread,
+}
+
+/// Where an event comes from, for traces.
+#[derive(Clone, Debug, Default)]
+pub struct EventInfo {
+    pub loc: Loc,
+}
+
+/// A nondeterministic input, for traces and witnesses.
+#[derive(Clone, Debug)]
+pub struct NondetInput {
+    pub thread: Thread,
+    pub loc: Loc,
+    pub guard: Lit,
+    pub value: BitVec,
+    pub signed: bool,
+}
+
+/// One thread instance.
+#[derive(Clone, Debug)]
+pub struct ThreadInfo {
+    pub thread: Thread,
+    /// The thread's number (its `pthread_t` value; main is 0).
+    pub number: u32,
+    pub entry: FuncId,
+    /// Where it was created (main: its definition).
+    pub loc: Loc,
+    /// The parent's guard at the create.
+    pub guard: Lit,
+}
+
+/// What symbolic execution produced.
+pub struct SymexOutput {
+    pub equation: Equation,
+    pub event_info: SecondaryMap<Event, EventInfo>,
+    pub checks: Vec<Check>,
+    pub nondets: Vec<NondetInput>,
+    pub threads: Vec<ThreadInfo>,
+}
+
+impl SymexOutput {
+    /// The checks that are real properties (assertions, `reach_error`).
+    pub fn property_checks(&self) -> impl Iterator<Item = &Check> {
+        self.checks
+            .iter()
+            .filter(|c| matches!(c.kind, CheckKind::Property(_)))
+    }
+}
+
+/// Why symbolic execution gave up before producing an equation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SymexError {
+    /// A construct that cannot be modelled exactly (message names it).
+    Unsupported(String),
+}
+
+impl std::fmt::Display for SymexError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SymexError::Unsupported(s) => write!(f, "unsupported: {s}"),
+        }
+    }
+}
+
+impl std::error::Error for SymexError {}
+
+pub(crate) fn unsupported<T>(msg: impl Into<String>) -> Result<T, SymexError> {
+    Err(SymexError::Unsupported(msg.into()))
+}
+
+/// Encoder helper: the disjunction of the literals of some checks.
+pub fn any_of(enc: &mut Encoder, checks: impl Iterator<Item = Lit>) -> Lit {
+    let lits: Vec<Lit> = checks.collect();
+    enc.or_all(&lits)
+}
