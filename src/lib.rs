@@ -5,3 +5,5 @@
 
 pub mod cli;
 pub mod exit;
+pub mod frontend;
+pub mod ir;
