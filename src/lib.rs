@@ -5,3 +5,6 @@
 
 pub mod cli;
 pub mod exit;
+pub mod frontend;
+pub mod ir;
+pub mod symex;

@@ -19,6 +19,10 @@ pub struct Cli {
 pub enum Command {
     /// Verify a C program (or an SV-COMP task .yml): TRUE, FALSE with a trace, or UNKNOWN.
     Verify(VerifyArgs),
+    /// Parse and lower a C program to the IR; print a one-line summary.
+    Parse(ParseArgs),
+    /// Print the IR of a C program as text, with source lines.
+    ShowIr(ParseArgs),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -71,6 +75,28 @@ pub struct VerifyArgs {
 }
 
 impl VerifyArgs {
+    pub fn data_model(&self) -> DataModel {
+        if self.ilp32 {
+            DataModel::Ilp32
+        } else {
+            DataModel::Lp64
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct ParseArgs {
+    /// The program (.c or .i).
+    pub file: PathBuf,
+    /// ILP32 data model (int, long and pointers are 32 bits).
+    #[arg(long = "32", conflicts_with = "lp64")]
+    pub ilp32: bool,
+    /// LP64 data model (long and pointers are 64 bits); the default.
+    #[arg(long = "64")]
+    pub lp64: bool,
+}
+
+impl ParseArgs {
     pub fn data_model(&self) -> DataModel {
         if self.ilp32 {
             DataModel::Ilp32

@@ -1,13 +1,15 @@
 //! Command line: argument definitions and one module per subcommand.
 
 mod args;
+mod parse;
+mod show_ir;
 mod verify;
 
 use std::process::ExitCode;
 
 use clap::Parser;
 
-pub use args::{Cli, Command, DataModel, EngineName, VerifyArgs};
+pub use args::{Cli, Command, DataModel, EngineName, ParseArgs, VerifyArgs};
 
 use crate::exit;
 
@@ -25,6 +27,8 @@ pub fn main() -> ExitCode {
     };
     let code = match cli.command {
         Command::Verify(args) => verify::run(&args),
+        Command::Parse(args) => parse::run(&args),
+        Command::ShowIr(args) => show_ir::run(&args),
     };
     ExitCode::from(code)
 }

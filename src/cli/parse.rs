@@ -1,0 +1,71 @@
+//! `yogar parse FILE [--32|--64]`: lower the program and print a one-line summary.
+
+use super::{DataModel, ParseArgs};
+use crate::exit;
+use crate::frontend;
+use crate::ir;
+
+/// The IR data model of a command-line data model.
+pub fn ir_model(m: DataModel) -> ir::DataModel {
+    match m {
+        DataModel::Ilp32 => ir::DataModel::Ilp32,
+        DataModel::Lp64 => ir::DataModel::Lp64,
+    }
+}
+
+/// Loads the program, printing the error line on failure; `Err(exit code)` then.
+pub fn load(args: &ParseArgs) -> Result<ir::Program, u8> {
+    let model = ir_model(args.data_model());
+    let r = std::panic::catch_unwind(|| frontend::load_file(&args.file, model));
+    match r {
+        Ok(Ok(p)) => Ok(p),
+        Ok(Err(e)) => {
+            eprintln!("yogar: {e}");
+            Err(e.exit_code())
+        }
+        Err(_) => {
+            eprintln!(
+                "yogar: internal error while reading {}",
+                args.file.display()
+            );
+            Err(exit::INTERNAL)
+        }
+    }
+}
+
+/// Warnings for the user: one line each.
+pub fn print_warnings(p: &ir::Program) {
+    for w in &p.warnings {
+        eprintln!("yogar: warning: {w}");
+    }
+    for c in &p.external_calls {
+        eprintln!(
+            "yogar: warning: {}: function '{}' has no body: its result is nondet and it writes nothing",
+            p.loc_str(c.loc),
+            c.name
+        );
+    }
+}
+
+pub fn run(args: &ParseArgs) -> u8 {
+    let p = match load(args) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    print_warnings(&p);
+    let funcs = p.defined_funcs().count().saturating_sub(1);
+    let globals = p
+        .globals()
+        .filter(|(_, v)| !v.name.starts_with("$str"))
+        .count();
+    println!(
+        "{}: {} functions, {} globals, {} thread creations, {} properties, {} warnings",
+        args.file.display(),
+        funcs,
+        globals,
+        p.thread_create_sites(),
+        p.props.len(),
+        p.warnings.len() + p.external_calls.len()
+    );
+    exit::TRUE
+}

@@ -1,0 +1,539 @@
+//! Calls: SV-COMP builtins (`__VERIFIER_*`, `reach_error`, `assert`), the C library functions
+//! the tasks use (`malloc`, `memset`, `abort`, …), the pthread API, and ordinary calls.
+//!
+//! Policy for functions without a body: see [`crate::ir::ExternalCall`].
+
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+
+use super::{Lowerer, Sym, R};
+use crate::ir::*;
+
+type Args = [Node<Expression>];
+
+/// The result type of `__VERIFIER_nondet_<suffix>` when the program does not declare it.
+fn nondet_type(suffix: &str) -> Option<(u8, bool, bool)> {
+    // (bits or 0 for pointer-sized, signed, is_pointer)
+    Some(match suffix {
+        "bool" => (1, false, false),
+        "char" => (8, true, false),
+        "uchar" | "u8" => (8, false, false),
+        "short" => (16, true, false),
+        "ushort" | "u16" => (16, false, false),
+        "int" => (32, true, false),
+        "uint" | "unsigned" | "u32" => (32, false, false),
+        "long" => (0, true, false),
+        "ulong" | "size_t" => (0, false, false),
+        "longlong" => (64, true, false),
+        "ulonglong" | "u64" => (64, false, false),
+        "pointer" => (0, false, true),
+        _ => return None,
+    })
+}
+
+impl<'a> Lowerer<'a> {
+    fn new_prop(&mut self, kind: PropKind) -> PropId {
+        let func = self.cur_func().unwrap_or(self.init_id);
+        self.props.push(Property {
+            kind,
+            loc: self.loc,
+            func,
+        })
+    }
+
+    /// `((e) ? (void) 0 : __assert_fail (...))`, what `assert(e)` expands to.
+    pub(crate) fn assert_pattern(&mut self, c: &ConditionalExpression, span: Span) -> R<bool> {
+        let Expression::Call(call) = &c.else_expression.node else {
+            return Ok(false);
+        };
+        let Expression::Identifier(id) = &call.node.callee.node else {
+            return Ok(false);
+        };
+        if id.node.name != "__assert_fail" {
+            return Ok(false);
+        }
+        if super::expr::has_side_effects(&c.then_expression.node) {
+            return Ok(false);
+        }
+        self.set_loc(span);
+        let cond = self.rvalue(&c.condition)?;
+        if !self.types.is_scalar(cond.ty) {
+            return Err(self.invalid(span, "assert of a non-scalar"));
+        }
+        let cond = self.truth(cond);
+        let prop = self.new_prop(PropKind::Assert);
+        self.emit(InstrKind::Assert {
+            cond: cond.clone(),
+            prop,
+        });
+        // A failed assert aborts the program: executions continue only where it held.
+        self.emit(InstrKind::Assume(cond));
+        Ok(true)
+    }
+
+    fn arg_count(&self, name: &str, args: &Args, n: usize, span: Span) -> R<()> {
+        if args.len() != n {
+            return Err(self.invalid(
+                span,
+                format!("{name} expects {n} arguments, got {}", args.len()),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A pointer argument: its value.
+    fn ptr_arg(&mut self, e: &Node<Expression>) -> R<Expr> {
+        let v = self.rvalue(e)?;
+        if !self.types.is_pointer(v.ty) && !self.types.is_integer(v.ty) {
+            return Err(self.invalid(e.span, "pointer argument expected"));
+        }
+        Ok(v)
+    }
+
+    fn is_null(e: &Expr) -> bool {
+        matches!(e.kind, ExprKind::Const(0))
+            || matches!(&e.kind, ExprKind::Cast(x) if matches!(x.kind, ExprKind::Const(0)))
+    }
+
+    /// The place a pointer designates (`&x` gives `x` itself).
+    fn deref_place(&mut self, p: Expr, span: Span) -> R<Place> {
+        if let ExprKind::AddrOf(pl) = &p.kind {
+            return Ok((**pl).clone());
+        }
+        let Some(t) = self.types.pointee(p.ty) else {
+            return Err(self.invalid(span, "pointer expected"));
+        };
+        Ok(Place {
+            base: PlaceBase::Deref(Box::new(p)),
+            projs: vec![],
+            ty: t,
+        })
+    }
+
+    fn zero_int(&mut self) -> Option<Expr> {
+        let int = self.types.int32();
+        Some(Expr::constant(0, int))
+    }
+
+    /// Result of a builtin that stores into a fresh temporary.
+    fn result_temp(&mut self, ty: TypeId, want: bool) -> Option<Place> {
+        want.then(|| self.temp(ty))
+    }
+
+    /// Handles a call of a known name; `None` when `name` is not a builtin.
+    fn builtin(
+        &mut self,
+        name: &str,
+        args: &Args,
+        span: Span,
+        want: bool,
+    ) -> R<Option<Option<Expr>>> {
+        let r: Option<Expr> = match name {
+            "reach_error" | "__VERIFIER_error" => {
+                for a in args {
+                    self.discard(a)?;
+                }
+                let prop = self.new_prop(PropKind::ReachError);
+                let int = self.types.int32();
+                self.emit(InstrKind::Assert {
+                    cond: Expr::constant(0, int),
+                    prop,
+                });
+                None
+            }
+            "__assert_fail" | "__assert_perror_fail" | "__assert" | "__builtin_trap" => {
+                for a in args {
+                    self.discard(a)?;
+                }
+                let prop = self.new_prop(PropKind::Assert);
+                let int = self.types.int32();
+                self.emit(InstrKind::Assert {
+                    cond: Expr::constant(0, int),
+                    prop,
+                });
+                self.emit(InstrKind::Halt);
+                None
+            }
+            "__VERIFIER_assume" => {
+                self.arg_count(name, args, 1, span)?;
+                let c = self.rvalue(&args[0])?;
+                let c = self.truth(c);
+                self.emit(InstrKind::Assume(c));
+                None
+            }
+            "abort" | "exit" | "_exit" | "_Exit" => {
+                for a in args {
+                    self.discard(a)?;
+                }
+                self.emit(InstrKind::Halt);
+                None
+            }
+            "__builtin_unreachable" => {
+                let int = self.types.int32();
+                self.emit(InstrKind::Assume(Expr::constant(0, int)));
+                None
+            }
+            "__VERIFIER_atomic_begin" => {
+                self.emit(InstrKind::AtomicBegin);
+                None
+            }
+            "__VERIFIER_atomic_end" => {
+                self.emit(InstrKind::AtomicEnd);
+                None
+            }
+            "__builtin_expect" => {
+                self.arg_count(name, args, 2, span)?;
+                let v = self.rvalue(&args[0])?;
+                self.discard(&args[1])?;
+                Some(v)
+            }
+            _ if name.starts_with("__VERIFIER_nondet_") => {
+                let ty = match self.lookup(name).cloned() {
+                    Some(Sym::Func(f)) => self.funcs[f].ret,
+                    _ => {
+                        let Some((bits, signed, ptr)) =
+                            nondet_type(&name["__VERIFIER_nondet_".len()..])
+                        else {
+                            return Err(self.unsupported(span, format!("undeclared {name}")));
+                        };
+                        if ptr {
+                            self.types.void_ptr()
+                        } else if bits == 1 {
+                            self.types.bool_()
+                        } else if bits == 0 {
+                            self.types.long(signed)
+                        } else {
+                            self.types.int(bits, signed)
+                        }
+                    }
+                };
+                if self.types.is_float(ty) {
+                    return Err(self.unsupported(span, format!("{name} (floating point)")));
+                }
+                if self.types.is_void(ty) {
+                    return Err(self.invalid(span, format!("{name} returns void")));
+                }
+                for a in args {
+                    self.discard(a)?;
+                }
+                // Even an unused nondet call is a step; only a used value needs a place.
+                let t = self.temp(ty);
+                self.emit(InstrKind::Nondet { dst: t.clone() });
+                Some(Expr::read(t))
+            }
+            "malloc" | "calloc" | "alloca" | "__builtin_alloca" | "kmalloc" | "kzalloc" => {
+                let st = self.types.size_t();
+                let (size, zeroed) = if name == "calloc" {
+                    self.arg_count(name, args, 2, span)?;
+                    let n = self.rvalue(&args[0])?;
+                    let m = self.rvalue(&args[1])?;
+                    let n = self.cast(n, st);
+                    let m = self.cast(m, st);
+                    (self.binary(BinOp::Mul, n, m, st), true)
+                } else {
+                    if args.is_empty() {
+                        return Err(self.invalid(span, format!("{name} expects a size")));
+                    }
+                    let n = self.rvalue(&args[0])?;
+                    for a in &args[1..] {
+                        self.discard(a)?;
+                    }
+                    (self.cast(n, st), name == "kzalloc")
+                };
+                let vp = self.types.void_ptr();
+                let dst = self.result_temp(vp, want);
+                let site = AllocSite::from_u32(self.alloc_sites);
+                self.alloc_sites += 1;
+                self.emit(InstrKind::Alloc {
+                    dst: dst.clone(),
+                    size,
+                    zeroed,
+                    site,
+                });
+                dst.map(Expr::read)
+            }
+            "free" => {
+                self.arg_count(name, args, 1, span)?;
+                let p = self.ptr_arg(&args[0])?;
+                self.emit(InstrKind::Free(p));
+                None
+            }
+            "memset" => {
+                self.arg_count(name, args, 3, span)?;
+                let d = self.ptr_arg(&args[0])?;
+                let b = self.rvalue(&args[1])?;
+                let n = self.rvalue(&args[2])?;
+                let st = self.types.size_t();
+                let int = self.types.int32();
+                let d = self.freeze(d);
+                let b = self.cast(b, int);
+                let n = self.cast(n, st);
+                self.emit(InstrKind::Memset {
+                    dst: d.clone(),
+                    byte: b,
+                    len: n,
+                });
+                Some(d)
+            }
+            "memcpy" | "memmove" => {
+                self.arg_count(name, args, 3, span)?;
+                let d = self.ptr_arg(&args[0])?;
+                let s = self.ptr_arg(&args[1])?;
+                let n = self.rvalue(&args[2])?;
+                let st = self.types.size_t();
+                let d = self.freeze(d);
+                let n = self.cast(n, st);
+                self.emit(InstrKind::Memcpy {
+                    dst: d.clone(),
+                    src: s,
+                    len: n,
+                });
+                Some(d)
+            }
+            "pthread_create" => {
+                self.arg_count(name, args, 4, span)?;
+                let h = self.ptr_arg(&args[0])?;
+                let attr = self.rvalue(&args[1])?;
+                if !Self::is_null(&attr) {
+                    self.warnings.push(format!(
+                        "{}: thread attributes are ignored",
+                        self.where_(span)
+                    ));
+                }
+                let f = self.rvalue(&args[2])?;
+                let arg = self.rvalue(&args[3])?;
+                let vp = self.types.void_ptr();
+                let arg = self.cast(arg, vp);
+                let handle = self.deref_place(h, span)?;
+                let entry = match strip_casts(&f).kind {
+                    ExprKind::FuncAddr(g) => Callee::Direct(g),
+                    _ => Callee::Indirect(f),
+                };
+                self.emit(InstrKind::ThreadCreate { handle, entry, arg });
+                self.zero_int()
+            }
+            "pthread_join" => {
+                self.arg_count(name, args, 2, span)?;
+                let t = self.rvalue(&args[0])?;
+                let r = self.rvalue(&args[1])?;
+                let retval = if Self::is_null(&r) { None } else { Some(r) };
+                self.emit(InstrKind::ThreadJoin { thread: t, retval });
+                self.zero_int()
+            }
+            "pthread_exit" => {
+                self.arg_count(name, args, 1, span)?;
+                let v = self.rvalue(&args[0])?;
+                let vp = self.types.void_ptr();
+                let v = self.cast(v, vp);
+                self.emit(InstrKind::ThreadExit(v));
+                None
+            }
+            "pthread_self" => {
+                let ty = match self.lookup(name).cloned() {
+                    Some(Sym::Func(f)) => self.funcs[f].ret,
+                    _ => self.types.long(false),
+                };
+                let t = self.temp(ty);
+                self.emit(InstrKind::ThreadSelf { dst: t.clone() });
+                Some(Expr::read(t))
+            }
+            "pthread_equal" => {
+                self.arg_count(name, args, 2, span)?;
+                let a = self.rvalue(&args[0])?;
+                let b = self.rvalue(&args[1])?;
+                let int = self.types.int32();
+                let b = self.cast(b, a.ty);
+                Some(self.binary(BinOp::Eq, a, b, int))
+            }
+            "pthread_mutex_init" | "pthread_cond_init" => {
+                self.arg_count(name, args, 2, span)?;
+                let m = self.ptr_arg(&args[0])?;
+                let attr = self.rvalue(&args[1])?;
+                if !Self::is_null(&attr) {
+                    return Err(self.unsupported(span, format!("{name} with attributes")));
+                }
+                self.emit(if name == "pthread_mutex_init" {
+                    InstrKind::MutexInit(m)
+                } else {
+                    InstrKind::CondInit(m)
+                });
+                self.zero_int()
+            }
+            "pthread_mutex_lock"
+            | "pthread_mutex_unlock"
+            | "pthread_mutex_destroy"
+            | "pthread_cond_signal"
+            | "pthread_cond_broadcast"
+            | "pthread_cond_destroy" => {
+                self.arg_count(name, args, 1, span)?;
+                let m = self.ptr_arg(&args[0])?;
+                self.emit(match name {
+                    "pthread_mutex_lock" => InstrKind::MutexLock(m),
+                    "pthread_mutex_unlock" => InstrKind::MutexUnlock(m),
+                    "pthread_mutex_destroy" => InstrKind::MutexDestroy(m),
+                    "pthread_cond_signal" => InstrKind::CondSignal(m),
+                    "pthread_cond_broadcast" => InstrKind::CondBroadcast(m),
+                    _ => InstrKind::CondDestroy(m),
+                });
+                self.zero_int()
+            }
+            "pthread_mutex_trylock" => {
+                self.arg_count(name, args, 1, span)?;
+                let m = self.ptr_arg(&args[0])?;
+                let int = self.types.int32();
+                let dst = self.result_temp(int, want);
+                self.emit(InstrKind::MutexTryLock {
+                    mutex: m,
+                    dst: dst.clone(),
+                });
+                dst.map(Expr::read)
+            }
+            "pthread_cond_wait" => {
+                self.arg_count(name, args, 2, span)?;
+                let c = self.ptr_arg(&args[0])?;
+                let m = self.ptr_arg(&args[1])?;
+                self.emit(InstrKind::CondWait { cond: c, mutex: m });
+                self.zero_int()
+            }
+            "pthread_attr_init"
+            | "pthread_attr_destroy"
+            | "pthread_attr_setstacksize"
+            | "pthread_attr_setscope"
+            | "pthread_attr_setschedpolicy" => {
+                // Stack size and scheduling attributes do not change the modelled behaviour.
+                for a in args {
+                    self.discard(a)?;
+                }
+                self.zero_int()
+            }
+            _ if name.starts_with("pthread_")
+                && !matches!(self.lookup(name), Some(Sym::Func(f)) if self.defined_later_or_now(*f)) =>
+            {
+                return Err(self.unsupported(span, name));
+            }
+            _ if (name.starts_with("__atomic_")
+                || name.starts_with("__sync_")
+                || name.starts_with("__c11_atomic"))
+                && self.lookup(name).is_none() =>
+            {
+                return Err(self.unsupported(span, name));
+            }
+            "setjmp" | "longjmp" | "_setjmp" | "__builtin_setjmp" | "__builtin_longjmp"
+            | "signal" | "fork" | "__builtin_va_start" | "__builtin_va_end"
+            | "__builtin_va_copy" => {
+                return Err(self.unsupported(span, name));
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(r))
+    }
+
+    /// True when function `f` has a body (known only for functions defined before the call).
+    fn defined_later_or_now(&self, f: FuncId) -> bool {
+        self.funcs[f].body.is_some() || self.cur_func() == Some(f)
+    }
+
+    /// A call expression; `Some(value)` unless the callee returns `void`.
+    pub(crate) fn call(&mut self, c: &CallExpression, span: Span, want: bool) -> R<Option<Expr>> {
+        self.set_loc_keep_line(span);
+        if let Expression::Identifier(id) = &c.callee.node {
+            let name = id.node.name.as_str();
+            if let Some(r) = self.builtin(name, &c.arguments, span, want)? {
+                return Ok(r);
+            }
+            if self.lookup(name).is_none() {
+                // Implicit declaration (C89): `int name()`.
+                let int = self.types.int32();
+                let ty = self.types.intern(Type::Func {
+                    ret: int,
+                    params: vec![],
+                    variadic: true,
+                });
+                let f = self.declare_func(name, ty);
+                self.scopes[0].syms.insert(name.to_string(), Sym::Func(f));
+                self.warnings.push(format!(
+                    "{}: implicit declaration of function '{name}'",
+                    self.where_(span)
+                ));
+            }
+        }
+        let callee = self.rvalue(&c.callee)?;
+        let fty = match self.types.pointee(callee.ty) {
+            Some(t) => t,
+            None => return Err(self.invalid(span, "called object is not a function")),
+        };
+        let Type::Func {
+            ret,
+            params,
+            variadic,
+        } = self.types.get(fty).clone()
+        else {
+            return Err(self.invalid(span, "called object is not a function"));
+        };
+        if c.arguments.len() < params.len() || (!variadic && c.arguments.len() > params.len()) {
+            return Err(self.invalid(
+                span,
+                format!(
+                    "function expects {} arguments, got {}",
+                    params.len(),
+                    c.arguments.len()
+                ),
+            ));
+        }
+        let mut args = Vec::with_capacity(c.arguments.len());
+        let n = c.arguments.len();
+        for (i, a) in c.arguments.iter().enumerate() {
+            let v = self.rvalue(a)?;
+            let v = match params.get(i) {
+                Some(&pt) => self.assign_convert(v, pt, a.span)?,
+                None => self.promote(v),
+            };
+            // Later arguments' side effects must not change earlier argument values.
+            let later_effects = c.arguments[i + 1..n]
+                .iter()
+                .any(|x| super::expr::has_side_effects(&x.node));
+            args.push(if later_effects { self.freeze(v) } else { v });
+        }
+        let callee = match strip_casts(&callee).kind {
+            ExprKind::FuncAddr(f) => Callee::Direct(f),
+            _ => Callee::Indirect(callee),
+        };
+        let atomic = match &callee {
+            Callee::Direct(f) => {
+                self.funcs[*f].atomic && !self.cur_func().is_some_and(|g| self.funcs[g].atomic)
+            }
+            Callee::Indirect(_) => false,
+        };
+        let dst = if self.types.is_void(ret) {
+            None
+        } else {
+            Some(self.temp(ret))
+        };
+        if atomic {
+            self.emit(InstrKind::AtomicBegin);
+        }
+        self.emit(InstrKind::Call {
+            dst: dst.clone(),
+            callee,
+            args,
+        });
+        if atomic {
+            self.emit(InstrKind::AtomicEnd);
+        }
+        Ok(dst.map(Expr::read))
+    }
+
+    fn set_loc_keep_line(&mut self, span: Span) {
+        if self.loc.line == 0 {
+            self.set_loc(span);
+        }
+    }
+}
+
+/// The expression under any casts.
+fn strip_casts(e: &Expr) -> &Expr {
+    match &e.kind {
+        ExprKind::Cast(x) => strip_casts(x),
+        _ => e,
+    }
+}

@@ -1,0 +1,675 @@
+//! Lowering of a parsed translation unit to the IR: scopes, declarations, function bodies.
+//!
+//! Sub-modules: `ctype` (declaration specifiers and declarators to types, struct layout),
+//! `expr` (expressions to side-effect-free IR expressions plus instructions), `stmt`
+//! (statements to jumps), `init` (initialisers), `builtins` (SV-COMP and library calls),
+//! `fold` (implicit conversions and constant folding).
+
+mod builtins;
+mod ctype;
+mod expr;
+mod fold;
+mod init;
+mod stmt;
+
+use std::collections::HashMap;
+
+use cranelift_entity::{EntityRef, PrimaryMap};
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+
+use super::error::FrontendError;
+use super::source_map::SourceMap;
+use crate::ir::*;
+
+pub(crate) type R<T> = Result<T, FrontendError>;
+
+/// What an ordinary identifier names in a scope.
+#[derive(Clone, Debug)]
+pub(crate) enum Sym {
+    Var(VarId),
+    Func(FuncId),
+    EnumConst(u64, TypeId),
+    Typedef(TypeId),
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum Tag {
+    Struct(StructId),
+    Enum(TypeId),
+}
+
+#[derive(Default)]
+pub(crate) struct Scope {
+    syms: HashMap<String, Sym>,
+    tags: HashMap<String, Tag>,
+}
+
+/// Jump whose target is filled in later.
+pub(crate) type Patch = usize;
+
+/// Per-function lowering state.
+pub(crate) struct FnCtx {
+    pub id: FuncId,
+    pub instrs: Vec<Instr>,
+    pub labels: HashMap<String, usize>,
+    pub gotos: Vec<(usize, String, Span)>,
+    pub breaks: Vec<Vec<Patch>>,
+    pub continues: Vec<Vec<Patch>>,
+    /// Per enclosing switch: the jumps to its cases in source order, and the default.
+    pub switches: Vec<SwitchCtx>,
+    pub locals: Vec<VarId>,
+}
+
+pub(crate) struct SwitchCtx {
+    pub case_jumps: Vec<Patch>,
+    pub next_case: usize,
+    pub default_jump: Patch,
+    pub has_default: bool,
+}
+
+pub(crate) struct Lowerer<'a> {
+    pub map: &'a SourceMap,
+    pub types: Types,
+    pub vars: PrimaryMap<VarId, VarData>,
+    pub funcs: PrimaryMap<FuncId, Function>,
+    pub props: PrimaryMap<PropId, Property>,
+    pub alloc_sites: u32,
+    pub scopes: Vec<Scope>,
+    /// File-scope functions by name (functions have linkage: one id per name).
+    pub func_ids: HashMap<String, FuncId>,
+    pub func_cx: Option<FnCtx>,
+    /// Instructions of the global initialiser function.
+    pub init_instrs: Vec<Instr>,
+    pub init_id: FuncId,
+    pub loc: Loc,
+    pub anon: u32,
+    pub var_names: HashMap<String, u32>,
+    pub strings: u32,
+    pub warnings: Vec<String>,
+    /// The spelling that stands for `$` in identifiers (see `preprocess::rewrite_tokens`).
+    pub dollar: Option<String>,
+}
+
+const PLACEHOLDER: u32 = u32::MAX;
+
+pub fn lower_unit(
+    unit: &TranslationUnit,
+    map: &SourceMap,
+    model: DataModel,
+    dollar: Option<&str>,
+) -> R<Program> {
+    let mut types = Types::new(model);
+    let void = types.void();
+    let init_ty = types.intern(Type::Func {
+        ret: void,
+        params: vec![],
+        variadic: false,
+    });
+    let mut funcs = PrimaryMap::new();
+    let init_id = funcs.push(Function {
+        name: "__yogar_init_globals".into(),
+        ty: init_ty,
+        ret: void,
+        params: vec![],
+        locals: vec![],
+        body: None,
+        atomic: false,
+        loc: Loc::default(),
+    });
+    let mut lw = Lowerer {
+        map,
+        types,
+        vars: PrimaryMap::new(),
+        funcs,
+        props: PrimaryMap::new(),
+        alloc_sites: 0,
+        scopes: vec![Scope::default()],
+        func_ids: HashMap::new(),
+        func_cx: None,
+        init_instrs: Vec::new(),
+        init_id,
+        loc: Loc::default(),
+        anon: 0,
+        var_names: HashMap::new(),
+        strings: 0,
+        warnings: Vec::new(),
+        dollar: dollar.map(str::to_string),
+    };
+    for ext in &unit.0 {
+        match &ext.node {
+            ExternalDeclaration::Declaration(d) => lw.declaration(d, true)?,
+            ExternalDeclaration::StaticAssert(_) => {}
+            ExternalDeclaration::FunctionDefinition(fd) => lw.function_definition(fd)?,
+        }
+    }
+    lw.finish()
+}
+
+impl<'a> Lowerer<'a> {
+    // ----- locations and errors -----
+
+    pub fn set_loc(&mut self, span: Span) {
+        if !span.is_none() {
+            let (f, l, _) = self.map.locate(span.start);
+            self.loc = Loc { file: f, line: l };
+        }
+    }
+
+    pub fn where_(&self, span: Span) -> String {
+        if span.is_none() {
+            return format!("{}:{}", self.map.file_name(self.loc.file), self.loc.line);
+        }
+        let (f, l, _) = self.map.locate(span.start);
+        format!("{}:{}", self.map.file_name(f), l)
+    }
+
+    pub fn unsupported(&self, span: Span, what: impl AsRef<str>) -> FrontendError {
+        FrontendError::Unsupported(format!(
+            "{}: unsupported: {}",
+            self.where_(span),
+            what.as_ref()
+        ))
+    }
+
+    pub fn invalid(&self, span: Span, what: impl AsRef<str>) -> FrontendError {
+        FrontendError::Invalid(format!("{}: error: {}", self.where_(span), what.as_ref()))
+    }
+
+    // ----- scopes -----
+
+    pub fn lookup(&self, name: &str) -> Option<&Sym> {
+        self.scopes.iter().rev().find_map(|s| s.syms.get(name))
+    }
+
+    pub fn lookup_tag(&self, name: &str) -> Option<&Tag> {
+        self.scopes.iter().rev().find_map(|s| s.tags.get(name))
+    }
+
+    pub fn bind(&mut self, name: &str, sym: Sym) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.syms.insert(name.to_string(), sym);
+        }
+    }
+
+    pub fn bind_tag(&mut self, name: &str, tag: Tag) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.tags.insert(name.to_string(), tag);
+        }
+    }
+
+    pub fn push_scope(&mut self) {
+        self.scopes.push(Scope::default());
+    }
+
+    pub fn pop_scope(&mut self) {
+        self.scopes.pop();
+    }
+
+    pub fn at_file_scope(&self) -> bool {
+        self.func_cx.is_none()
+    }
+
+    // ----- instructions -----
+
+    fn instrs_mut(&mut self) -> &mut Vec<Instr> {
+        match &mut self.func_cx {
+            Some(cx) => &mut cx.instrs,
+            None => &mut self.init_instrs,
+        }
+    }
+
+    pub fn pos(&self) -> usize {
+        match &self.func_cx {
+            Some(cx) => cx.instrs.len(),
+            None => self.init_instrs.len(),
+        }
+    }
+
+    pub fn truncate(&mut self, len: usize) {
+        self.instrs_mut().truncate(len);
+    }
+
+    pub fn emit(&mut self, kind: InstrKind) -> usize {
+        let loc = self.loc;
+        let v = self.instrs_mut();
+        v.push(Instr { kind, loc });
+        v.len() - 1
+    }
+
+    /// Emits a jump with its target to be patched.
+    pub fn emit_jump(&mut self, cond: Option<Expr>) -> Patch {
+        self.emit(InstrKind::Goto {
+            target: InstrId::from_u32(PLACEHOLDER),
+            cond,
+            back_edge: None,
+        })
+    }
+
+    /// Emits a jump to a known position.
+    pub fn emit_jump_to(&mut self, target: usize, cond: Option<Expr>) -> usize {
+        self.emit(InstrKind::Goto {
+            target: InstrId::new(target),
+            cond,
+            back_edge: None,
+        })
+    }
+
+    pub fn patch(&mut self, p: Patch, target: usize) {
+        if let Some(Instr {
+            kind: InstrKind::Goto { target: t, .. },
+            ..
+        }) = self.instrs_mut().get_mut(p)
+        {
+            *t = InstrId::new(target);
+        }
+    }
+
+    pub fn patch_here(&mut self, p: Patch) {
+        let here = self.pos();
+        self.patch(p, here);
+    }
+
+    // ----- variables -----
+
+    /// The source spelling of an identifier (undoing the `$` rewrite).
+    pub fn source_spelling(&self, name: &str) -> String {
+        match &self.dollar {
+            Some(m) if name.contains(m.as_str()) => name.replace(m.as_str(), "$"),
+            _ => name.to_string(),
+        }
+    }
+
+    fn unique_name(&mut self, base: String) -> String {
+        let n = self.var_names.entry(base.clone()).or_insert(0);
+        *n += 1;
+        if *n == 1 {
+            base
+        } else {
+            format!("{base}#{n}")
+        }
+    }
+
+    pub fn new_var(&mut self, source_name: &str, ty: TypeId, kind: VarKind) -> VarId {
+        let source_name = &self.source_spelling(source_name);
+        let qual = match &kind {
+            VarKind::Global => source_name.to_string(),
+            VarKind::StaticLocal(f) | VarKind::Param(f) | VarKind::Local(f) | VarKind::Temp(f) => {
+                format!("{}::{}", self.funcs[*f].name, source_name)
+            }
+        };
+        let name = self.unique_name(qual);
+        let in_fn = match &kind {
+            VarKind::Local(_) | VarKind::Temp(_) => true,
+            _ => false,
+        };
+        let v = self.vars.push(VarData {
+            name,
+            source_name: source_name.to_string(),
+            ty,
+            kind,
+            thread_local: false,
+            address_taken: false,
+            loc: self.loc,
+        });
+        if in_fn {
+            if let Some(cx) = &mut self.func_cx {
+                cx.locals.push(v);
+            }
+        }
+        v
+    }
+
+    /// A fresh temporary of the current function (of the initialiser at file scope).
+    pub fn temp(&mut self, ty: TypeId) -> Place {
+        let f = self.func_cx.as_ref().map_or(self.init_id, |c| c.id);
+        let kind = VarKind::Temp(f);
+        let v = self.new_var("$tmp", ty, kind);
+        if self.func_cx.is_none() {
+            self.funcs[self.init_id].locals.push(v);
+        }
+        Place::var(v, ty)
+    }
+
+    pub fn cur_func(&self) -> Option<FuncId> {
+        self.func_cx.as_ref().map(|c| c.id)
+    }
+
+    // ----- declarations -----
+
+    /// Finds or creates the function `name` of type `ty` (a `Type::Func`).
+    pub fn declare_func(&mut self, name: &str, ty: TypeId) -> FuncId {
+        if let Some(&f) = self.func_ids.get(name) {
+            // A later prototype may complete an old-style declaration.
+            if let Type::Func { params, .. } = self.types.get(ty).clone() {
+                if !params.is_empty() {
+                    self.funcs[f].ty = ty;
+                }
+            }
+            return f;
+        }
+        let ret = match self.types.get(ty) {
+            Type::Func { ret, .. } => *ret,
+            _ => self.types.int32(),
+        };
+        let f = self.funcs.push(Function {
+            name: self.source_spelling(name),
+            ty,
+            ret,
+            params: vec![],
+            locals: vec![],
+            body: None,
+            atomic: name.starts_with("__VERIFIER_atomic_")
+                && name != "__VERIFIER_atomic_begin"
+                && name != "__VERIFIER_atomic_end",
+            loc: self.loc,
+        });
+        self.func_ids.insert(name.to_string(), f);
+        f
+    }
+
+    pub fn declaration(&mut self, d: &Node<Declaration>, file_scope: bool) -> R<()> {
+        self.set_loc(d.span);
+        let spec = self.specifiers(&d.node.specifiers, d.span)?;
+        for id in &d.node.declarators {
+            self.set_loc(id.span);
+            let (name, ty, _params) = self.declarator(spec.ty, &id.node.declarator, true)?;
+            let Some(name) = name else {
+                continue;
+            };
+            if spec.typedef {
+                self.bind(&name, Sym::Typedef(ty));
+                continue;
+            }
+            if matches!(self.types.get(ty), Type::Func { .. }) {
+                let f = self.declare_func(&name, ty);
+                self.bind(&name, Sym::Func(f));
+                continue;
+            }
+            if file_scope || spec.is_static || spec.is_extern {
+                self.global_var(&name, ty, &spec, id, file_scope)?;
+            } else {
+                let f = self.cur_func().unwrap_or(self.init_id);
+                let v = self.new_var(&name, ty, VarKind::Local(f));
+                self.vars[v].thread_local = spec.thread_local;
+                if spec.thread_local {
+                    return Err(self.unsupported(id.span, "thread-local automatic variable"));
+                }
+                self.bind(&name, Sym::Var(v));
+                self.emit(InstrKind::Decl(v));
+                if let Some(init) = &id.node.initializer {
+                    self.init_var(v, init, false)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn global_var(
+        &mut self,
+        name: &str,
+        ty: TypeId,
+        spec: &ctype::Spec,
+        id: &Node<InitDeclarator>,
+        file_scope: bool,
+    ) -> R<()> {
+        // File-scope objects with linkage are one object however often declared.
+        let existing = if file_scope || spec.is_extern {
+            self.scopes[0].syms.get(name).cloned()
+        } else {
+            None
+        };
+        let v = match existing {
+            Some(Sym::Var(v)) => {
+                // A tentative or extern declaration completed later (e.g. `int a[];` → `int a[3];`).
+                if self.types.size_of(self.vars[v].ty).is_none() {
+                    self.vars[v].ty = ty;
+                }
+                v
+            }
+            _ => {
+                let kind = match (file_scope, self.cur_func()) {
+                    (false, Some(f)) if !spec.is_extern => VarKind::StaticLocal(f),
+                    _ => VarKind::Global,
+                };
+                let v = self.new_var(name, ty, kind.clone());
+                if kind == VarKind::Global {
+                    self.scopes[0].syms.insert(name.to_string(), Sym::Var(v));
+                }
+                v
+            }
+        };
+        if spec.thread_local {
+            self.vars[v].thread_local = true;
+        }
+        self.bind(name, Sym::Var(v));
+        if let Some(init) = &id.node.initializer {
+            // Initialisers of globals and static locals run once, in the init function.
+            let saved = self.func_cx.take();
+            let saved_loc = self.loc;
+            let r = self.init_var(v, init, true);
+            self.func_cx = saved;
+            self.loc = saved_loc;
+            r?;
+        }
+        Ok(())
+    }
+
+    fn function_definition(&mut self, fd: &Node<FunctionDefinition>) -> R<()> {
+        self.set_loc(fd.span);
+        let def = &fd.node;
+        if !def.declarations.is_empty() {
+            return Err(self.unsupported(fd.span, "K&R-style parameter declarations"));
+        }
+        let spec = self.specifiers(&def.specifiers, fd.span)?;
+        let (name, ty, params) = self.declarator(spec.ty, &def.declarator, true)?;
+        let Some(name) = name else {
+            return Err(self.invalid(fd.span, "function definition without a name"));
+        };
+        let Type::Func {
+            ret, params: ptys, ..
+        } = self.types.get(ty).clone()
+        else {
+            return Err(self.invalid(fd.span, "function definition of a non-function type"));
+        };
+        let f = self.declare_func(&name, ty);
+        self.funcs[f].ty = ty;
+        self.funcs[f].ret = ret;
+        self.funcs[f].loc = self.loc;
+        if self.funcs[f].body.is_some() {
+            return Err(self.invalid(fd.span, format!("redefinition of function '{name}'")));
+        }
+        self.bind(&name, Sym::Func(f));
+        self.func_cx = Some(FnCtx {
+            id: f,
+            instrs: Vec::new(),
+            labels: HashMap::new(),
+            gotos: Vec::new(),
+            breaks: Vec::new(),
+            continues: Vec::new(),
+            switches: Vec::new(),
+            locals: Vec::new(),
+        });
+        self.push_scope();
+        let mut pvars = Vec::new();
+        let names = params.unwrap_or_default();
+        for (i, pty) in ptys.iter().enumerate() {
+            let pname = names
+                .get(i)
+                .cloned()
+                .flatten()
+                .unwrap_or_else(|| format!("$param{i}"));
+            let v = self.new_var(&pname, *pty, VarKind::Param(f));
+            self.bind(&pname, Sym::Var(v));
+            pvars.push(v);
+        }
+        self.funcs[f].params = pvars;
+        // `__func__` is rarely used; it is a static string when it is.
+        let r = self.function_body(&def.statement, f, ret, &name);
+        self.pop_scope();
+        let cx = self.func_cx.take();
+        r?;
+        let Some(cx) = cx else {
+            return Ok(());
+        };
+        let body = self.finish_body(cx.instrs, &cx.labels, &cx.gotos)?;
+        self.funcs[f].locals = cx.locals;
+        self.funcs[f].body = Some(body);
+        Ok(())
+    }
+
+    fn function_body(
+        &mut self,
+        body: &Node<Statement>,
+        f: FuncId,
+        ret: TypeId,
+        name: &str,
+    ) -> R<()> {
+        self.statement(body)?;
+        self.set_loc(Span::span(body.span.end.saturating_sub(1), body.span.end));
+        let _ = f;
+        if name == "main" && self.types.is_integer(ret) {
+            let zero = Expr::constant(0, ret);
+            self.emit(InstrKind::Return(Some(zero)));
+        } else {
+            self.emit(InstrKind::Return(None));
+        }
+        Ok(())
+    }
+
+    /// Resolves gotos to labels and numbers the back edges.
+    fn finish_body(
+        &self,
+        mut instrs: Vec<Instr>,
+        labels: &HashMap<String, usize>,
+        gotos: &[(usize, String, Span)],
+    ) -> R<Body> {
+        for (at, label, span) in gotos {
+            let Some(&t) = labels.get(label) else {
+                return Err(self.invalid(*span, format!("label '{label}' used but not defined")));
+            };
+            if let InstrKind::Goto { target, .. } = &mut instrs[*at].kind {
+                *target = InstrId::new(t);
+            }
+        }
+        let n = instrs.len();
+        let mut body = Body::default();
+        for (i, ins) in instrs.into_iter().enumerate() {
+            body.instrs.push(ins);
+            debug_assert_eq!(body.instrs.len(), i + 1);
+        }
+        for i in 0..n {
+            let id = InstrId::new(i);
+            let loc = body.instrs[id].loc;
+            if let InstrKind::Goto {
+                target, back_edge, ..
+            } = &mut body.instrs[id].kind
+            {
+                if target.as_u32() == PLACEHOLDER || target.index() > n {
+                    return Err(FrontendError::Invalid(format!(
+                        "{}:{}: error: internal: unresolved jump",
+                        self.map.file_name(loc.file),
+                        loc.line
+                    )));
+                }
+                if target.index() <= i {
+                    let l = body.loops.push(LoopInfo {
+                        head: *target,
+                        back_edge: id,
+                        loc,
+                    });
+                    *back_edge = Some(l);
+                }
+            }
+        }
+        // A jump to the very end of the body lands on a final Skip.
+        if body
+            .instrs
+            .values()
+            .any(|ins| matches!(&ins.kind, InstrKind::Goto { target, .. } if target.index() == n))
+        {
+            let loc = body
+                .instrs
+                .values()
+                .last()
+                .map(|i| i.loc)
+                .unwrap_or_default();
+            body.instrs.push(Instr {
+                kind: InstrKind::Skip,
+                loc,
+            });
+        }
+        Ok(body)
+    }
+
+    fn finish(mut self) -> R<Program> {
+        let init_instrs = std::mem::take(&mut self.init_instrs);
+        let mut init_body = self.finish_body(init_instrs, &HashMap::new(), &[])?;
+        init_body.instrs.push(Instr {
+            kind: InstrKind::Return(None),
+            loc: Loc::default(),
+        });
+        self.funcs[self.init_id].body = Some(init_body);
+        let external_calls = self.resolve_external_calls();
+        let main = self
+            .func_ids
+            .get("main")
+            .copied()
+            .filter(|f| self.funcs[*f].body.is_some());
+        Ok(Program {
+            types: self.types,
+            vars: self.vars,
+            funcs: self.funcs,
+            props: self.props,
+            alloc_sites: self.alloc_sites,
+            files: self.map.files.clone(),
+            init: self.init_id,
+            main,
+            external_calls,
+            warnings: self.warnings,
+        })
+    }
+
+    /// Applies the policy for functions without a body: the call becomes `Nondet` of the
+    /// result (or `Skip`), and the function is listed once.
+    fn resolve_external_calls(&mut self) -> Vec<ExternalCall> {
+        let mut seen: HashMap<FuncId, usize> = HashMap::new();
+        let mut list = Vec::new();
+        let has_body: Vec<bool> = self.funcs.values().map(|f| f.body.is_some()).collect();
+        for f in self.funcs.values_mut() {
+            let Some(body) = &mut f.body else { continue };
+            for ins in body.instrs.values_mut() {
+                let InstrKind::Call {
+                    dst,
+                    callee: Callee::Direct(g),
+                    ..
+                } = &ins.kind
+                else {
+                    continue;
+                };
+                if has_body[g.index()] {
+                    continue;
+                }
+                let g = *g;
+                let new = match dst {
+                    Some(d) => InstrKind::Nondet { dst: d.clone() },
+                    None => InstrKind::Skip,
+                };
+                ins.kind = new;
+                seen.entry(g).or_insert_with(|| {
+                    list.push(ExternalCall {
+                        name: String::new(),
+                        loc: ins.loc,
+                    });
+                    list.len() - 1
+                });
+                let idx = seen[&g];
+                list[idx].name = g.index().to_string();
+            }
+        }
+        for (g, idx) in seen {
+            list[idx].name = self.funcs[g].name.clone();
+        }
+        list
+    }
+}

@@ -1,0 +1,43 @@
+//! The C frontend: preprocess (`gcc -E`), parse (lang-c, GNU C11), type-check and lower to the
+//! IR ([`crate::ir`]). SV-COMP builtins and the pthread API are recognised during lowering.
+
+pub mod error;
+pub mod lower;
+pub mod parse;
+pub mod preprocess;
+pub mod source_map;
+
+use std::path::Path;
+
+pub use error::FrontendError;
+
+use crate::ir::{DataModel, Program};
+
+/// Preprocesses, parses and lowers a `.c` or `.i` file.
+pub fn load_file(path: &Path, model: DataModel) -> Result<Program, FrontendError> {
+    let text = preprocess::preprocess(path, model)?;
+    lower_preprocessed(&text, model)
+}
+
+/// Parses and lowers already preprocessed text (line markers give the locations).
+pub fn lower_preprocessed(text: &str, model: DataModel) -> Result<Program, FrontendError> {
+    let (text, dollar) = preprocess::rewrite_tokens(text);
+    let map = source_map::SourceMap::new(&text);
+    let unit = parse::parse(&text, &map)?;
+    lower::lower_unit(&unit, &map, model, dollar.as_deref())
+}
+
+/// Writes `source` to a temporary file and loads it as a `.c` file: the entry point of the
+/// unit tests and the fuzz test.
+pub fn load_source(source: &str, model: DataModel) -> Result<Program, FrontendError> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir();
+    let path = dir.join(format!("yogar-src-{}-{n}.c", std::process::id()));
+    std::fs::write(&path, source)
+        .map_err(|e| FrontendError::Input(format!("cannot write {}: {e}", path.display())))?;
+    let r = load_file(&path, model);
+    let _ = std::fs::remove_file(&path);
+    r
+}

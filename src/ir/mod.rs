@@ -1,0 +1,520 @@
+//! The IR: a goto program. Per function, a list of simple instructions whose jumps name
+//! instruction ids (the control-flow graph is the fall-through edge plus the jump target).
+//!
+//! Invariants the consumers (symex, the interpreter) rely on:
+//! - expressions have no side effects; every expression carries its final type and every
+//!   implicit C conversion is an explicit [`ExprKind::Cast`];
+//! - binary operators have operands of one type (pointers aside, see [`ExprKind::PtrAdd`]),
+//!   and the operators whose meaning depends on signedness say which one they are;
+//! - lvalues are [`Place`]s: a variable or a dereferenced pointer, then field and index
+//!   projections with their byte offsets and element sizes;
+//! - every instruction has a source location in the user's file;
+//! - every backward jump is a loop back edge with its own [`LoopId`] (see [`Body::loops`]);
+//! - all globals start zeroed; `Program::init` then runs the explicit initialisers, before
+//!   `main`.
+
+pub mod print;
+pub mod types;
+
+use cranelift_entity::{entity_impl, EntityRef, PrimaryMap};
+
+pub use types::{DataModel, Field, StructDef, StructId, Type, TypeId, Types};
+
+/// A variable: global, parameter, local or temporary.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VarId(u32);
+entity_impl!(VarId, "v");
+
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FuncId(u32);
+entity_impl!(FuncId, "f");
+
+/// An instruction of one function body.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct InstrId(u32);
+entity_impl!(InstrId, "i");
+
+/// A loop of one function body (one per back edge).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LoopId(u32);
+entity_impl!(LoopId, "loop");
+
+/// A property to check (an assertion or a `reach_error` call).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PropId(u32);
+entity_impl!(PropId, "prop");
+
+/// A `malloc`/`calloc` call site: symex names heap objects after it.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AllocSite(u32);
+entity_impl!(AllocSite, "alloc");
+
+/// A place in the user's source: `Program::files[file]`, line (1-based; 0 = unknown).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Loc {
+    pub file: u32,
+    pub line: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VarKind {
+    Global,
+    /// A `static` variable inside a function: a global with a function-qualified name.
+    StaticLocal(FuncId),
+    Param(FuncId),
+    Local(FuncId),
+    /// Introduced by the lowering to hold an intermediate value.
+    Temp(FuncId),
+}
+
+#[derive(Clone, Debug)]
+pub struct VarData {
+    /// Unique in the program (locals are qualified: `func::name`, shadowing adds `#n`).
+    pub name: String,
+    /// The name in the source.
+    pub source_name: String,
+    pub ty: TypeId,
+    pub kind: VarKind,
+    /// `_Thread_local` / `__thread`: one instance per thread.
+    pub thread_local: bool,
+    /// Its address is taken somewhere (`&x`, or an array that decays to a pointer).
+    pub address_taken: bool,
+    pub loc: Loc,
+}
+
+impl VarData {
+    /// Globals and static locals: one object shared by all threads (unless thread-local).
+    pub fn is_global(&self) -> bool {
+        matches!(self.kind, VarKind::Global | VarKind::StaticLocal(_))
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    /// Two's complement negation.
+    Neg,
+    /// Bitwise complement.
+    BitNot,
+    /// Logical not: 1 if the operand is zero (or null), else 0; result type `int`.
+    LogNot,
+}
+
+/// Binary operators. Operand types are equal (after the usual arithmetic conversions), except
+/// shifts (the right operand keeps its promoted type) and the logical/comparison operators on
+/// pointers. Comparisons and logical operators give `int` 0 or 1.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    SDiv,
+    UDiv,
+    SRem,
+    URem,
+    Shl,
+    /// Arithmetic shift right (signed left operand).
+    AShr,
+    /// Logical shift right (unsigned left operand).
+    LShr,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Eq,
+    Ne,
+    SLt,
+    SLe,
+    SGt,
+    SGe,
+    /// Unsigned comparisons; also used for pointers.
+    ULt,
+    ULe,
+    UGt,
+    UGe,
+    /// Logical and/or of two side-effect-free operands (each tested against zero).
+    LogAnd,
+    LogOr,
+}
+
+impl BinOp {
+    pub fn is_comparison(self) -> bool {
+        use BinOp::*;
+        matches!(
+            self,
+            Eq | Ne | SLt | SLe | SGt | SGe | ULt | ULe | UGt | UGe | LogAnd | LogOr
+        )
+    }
+    pub fn symbol(self) -> &'static str {
+        use BinOp::*;
+        match self {
+            Add => "+",
+            Sub => "-",
+            Mul => "*",
+            SDiv => "/s",
+            UDiv => "/u",
+            SRem => "%s",
+            URem => "%u",
+            Shl => "<<",
+            AShr => ">>s",
+            LShr => ">>u",
+            BitAnd => "&",
+            BitOr => "|",
+            BitXor => "^",
+            Eq => "==",
+            Ne => "!=",
+            SLt => "<s",
+            SLe => "<=s",
+            SGt => ">s",
+            SGe => ">=s",
+            ULt => "<u",
+            ULe => "<=u",
+            UGt => ">u",
+            UGe => ">=u",
+            LogAnd => "&&",
+            LogOr => "||",
+        }
+    }
+}
+
+/// A side-effect-free expression with its type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: TypeId,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    /// An integer (or null pointer) constant: the bit pattern, zero- or sign-extended from the
+    /// type's width to 64 bits according to its signedness.
+    Const(u64),
+    /// The value stored at a place (scalar, struct or union; never an array).
+    Read(Box<Place>),
+    /// The address of a place.
+    AddrOf(Box<Place>),
+    /// The address of a function.
+    FuncAddr(FuncId),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `cond ? a : b` on side-effect-free operands; `cond` is a scalar tested against zero.
+    Ite(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// Conversion of the operand to `ty` (integer/pointer/bool conversions by C's rules:
+    /// to `_Bool` is `!= 0`, narrowing truncates, widening extends by the source signedness).
+    Cast(Box<Expr>),
+    /// Pointer plus a signed byte offset (of pointer width): C pointer arithmetic with the
+    /// element size already multiplied in.
+    PtrAdd(Box<Expr>, Box<Expr>),
+    /// Byte distance `a - b` between two pointers, as a signed integer of pointer width.
+    PtrDiff(Box<Expr>, Box<Expr>),
+}
+
+impl Expr {
+    pub fn constant(value: u64, ty: TypeId) -> Expr {
+        Expr {
+            kind: ExprKind::Const(value),
+            ty,
+        }
+    }
+    pub fn as_const(&self) -> Option<u64> {
+        match self.kind {
+            ExprKind::Const(v) => Some(v),
+            _ => None,
+        }
+    }
+    pub fn read(place: Place) -> Expr {
+        let ty = place.ty;
+        Expr {
+            kind: ExprKind::Read(Box::new(place)),
+            ty,
+        }
+    }
+}
+
+/// An lvalue: a base object and projections into it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Place {
+    pub base: PlaceBase,
+    pub projs: Vec<Proj>,
+    /// Type of the designated object.
+    pub ty: TypeId,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlaceBase {
+    Var(VarId),
+    /// The object a pointer points to (the pointer's pointee type is the base type).
+    Deref(Box<Expr>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Proj {
+    /// Member `index` of the struct/union, at `offset` bytes.
+    Field { index: u32, offset: u64 },
+    /// Element `index` (a signed integer of pointer width) of an array with elements of
+    /// `elem_size` bytes.
+    Index { index: Box<Expr>, elem_size: u64 },
+}
+
+impl Place {
+    pub fn var(v: VarId, ty: TypeId) -> Place {
+        Place {
+            base: PlaceBase::Var(v),
+            projs: Vec::new(),
+            ty,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Callee {
+    Direct(FuncId),
+    /// A call through a function pointer.
+    Indirect(Expr),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Instr {
+    pub kind: InstrKind,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum InstrKind {
+    /// Does nothing (a jump target, an empty statement).
+    Skip,
+    /// Start of a local's lifetime: its value becomes indeterminate (nondet).
+    Decl(VarId),
+    Assign {
+        dst: Place,
+        src: Expr,
+    },
+    /// `dst` receives an arbitrary value of its type.
+    Nondet {
+        dst: Place,
+    },
+    /// Executions where `cond` is zero are discarded.
+    Assume(Expr),
+    /// Property `prop` is violated when `cond` is zero here.
+    Assert {
+        cond: Expr,
+        prop: PropId,
+    },
+    /// Jump to `target` (if `cond` is non-zero, when present). `back_edge` is set when the
+    /// jump goes backwards: it closes that loop.
+    Goto {
+        target: InstrId,
+        cond: Option<Expr>,
+        back_edge: Option<LoopId>,
+    },
+    /// Call of a function with a body; the value returned is stored in `dst`. Calls to
+    /// functions without a body never appear (see [`Program::external_calls`]).
+    Call {
+        dst: Option<Place>,
+        callee: Callee,
+        args: Vec<Expr>,
+    },
+    Return(Option<Expr>),
+    /// The whole program terminates (`exit`, `abort`, the end of `__assert_fail`).
+    Halt,
+    /// `pthread_create`: a new thread runs `entry(arg)`; its id is stored into `handle`.
+    ThreadCreate {
+        handle: Place,
+        entry: Callee,
+        arg: Expr,
+    },
+    /// `pthread_join(thread, retval)`: waits for the thread whose id is `thread`; when
+    /// `retval` is present, the thread's return value is stored into `*retval`.
+    ThreadJoin {
+        thread: Expr,
+        retval: Option<Expr>,
+    },
+    /// `pthread_exit(value)`: the calling thread ends, returning `value`.
+    ThreadExit(Expr),
+    /// `pthread_self()`: the calling thread's id into `dst`.
+    ThreadSelf {
+        dst: Place,
+    },
+    AtomicBegin,
+    AtomicEnd,
+    /// The operand of the mutex, condition and lock instructions is a pointer to the object.
+    MutexInit(Expr),
+    MutexLock(Expr),
+    MutexUnlock(Expr),
+    /// Locks if free and stores 0 into `dst`, else stores a non-zero value (EBUSY).
+    MutexTryLock {
+        mutex: Expr,
+        dst: Option<Place>,
+    },
+    MutexDestroy(Expr),
+    CondInit(Expr),
+    /// Atomically unlocks `mutex` and waits for a signal (spurious wake-ups allowed), then
+    /// locks `mutex` again.
+    CondWait {
+        cond: Expr,
+        mutex: Expr,
+    },
+    CondSignal(Expr),
+    CondBroadcast(Expr),
+    CondDestroy(Expr),
+    /// `malloc`/`calloc` (never fails): a fresh object of `size` bytes; its address into `dst`.
+    Alloc {
+        dst: Option<Place>,
+        size: Expr,
+        zeroed: bool,
+        site: AllocSite,
+    },
+    Free(Expr),
+    /// `memset(dst, byte, len)`.
+    Memset {
+        dst: Expr,
+        byte: Expr,
+        len: Expr,
+    },
+    /// `memcpy(dst, src, len)`.
+    Memcpy {
+        dst: Expr,
+        src: Expr,
+        len: Expr,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PropKind {
+    /// A call of `reach_error` (or `__VERIFIER_error`).
+    ReachError,
+    /// `assert(e)` (a failed one calls `__assert_fail`).
+    Assert,
+}
+
+#[derive(Clone, Debug)]
+pub struct Property {
+    pub kind: PropKind,
+    pub loc: Loc,
+    /// The function containing it.
+    pub func: FuncId,
+}
+
+#[derive(Clone, Debug)]
+pub struct LoopInfo {
+    /// The first instruction of the loop (the target of the back edge).
+    pub head: InstrId,
+    /// The backward jump.
+    pub back_edge: InstrId,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Body {
+    pub instrs: PrimaryMap<InstrId, Instr>,
+    pub loops: PrimaryMap<LoopId, LoopInfo>,
+}
+
+impl Body {
+    /// Successors of an instruction in the control-flow graph.
+    pub fn successors(&self, i: InstrId) -> Vec<InstrId> {
+        let next = InstrId::new(i.index() + 1);
+        let has_next = next.index() < self.instrs.len();
+        match &self.instrs[i].kind {
+            InstrKind::Return(_) | InstrKind::Halt | InstrKind::ThreadExit(_) => Vec::new(),
+            InstrKind::Goto {
+                target, cond: None, ..
+            } => vec![*target],
+            InstrKind::Goto { target, .. } => {
+                let mut v = vec![*target];
+                if has_next && next != *target {
+                    v.push(next);
+                }
+                v
+            }
+            _ if has_next => vec![next],
+            _ => Vec::new(),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    /// The function's type (`Type::Func`).
+    pub ty: TypeId,
+    pub ret: TypeId,
+    pub params: Vec<VarId>,
+    /// Locals and temporaries (parameters excluded).
+    pub locals: Vec<VarId>,
+    /// `None` for functions declared but not defined.
+    pub body: Option<Body>,
+    /// Named `__VERIFIER_atomic_*`: calls to it are wrapped in an atomic section.
+    pub atomic: bool,
+    pub loc: Loc,
+}
+
+/// A call to a function without a body. Policy: the call returns a nondet value of its return
+/// type and writes nothing reachable; in the IR it is a [`InstrKind::Nondet`] (or a
+/// [`InstrKind::Skip`] for `void`), recorded here so that the user can be warned.
+#[derive(Clone, Debug)]
+pub struct ExternalCall {
+    pub name: String,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub types: Types,
+    pub vars: PrimaryMap<VarId, VarData>,
+    pub funcs: PrimaryMap<FuncId, Function>,
+    pub props: PrimaryMap<PropId, Property>,
+    /// Number of allocation sites (`AllocSite` ids are `0..alloc_sites`).
+    pub alloc_sites: u32,
+    /// File names indexed by `Loc::file`.
+    pub files: Vec<String>,
+    /// Runs the initialisers of globals (after zeroing them all), before `main`.
+    pub init: FuncId,
+    pub main: Option<FuncId>,
+    /// Distinct external functions that are called, with their first call site.
+    pub external_calls: Vec<ExternalCall>,
+    /// Other things the user should know (one line each, with location).
+    pub warnings: Vec<String>,
+}
+
+impl Program {
+    pub fn func_by_name(&self, name: &str) -> Option<FuncId> {
+        self.funcs
+            .iter()
+            .find(|(_, f)| f.name == name)
+            .map(|(id, _)| id)
+    }
+    pub fn var_by_name(&self, name: &str) -> Option<VarId> {
+        self.vars
+            .iter()
+            .find(|(_, v)| v.name == name)
+            .map(|(id, _)| id)
+    }
+    /// Globals and static locals.
+    pub fn globals(&self) -> impl Iterator<Item = (VarId, &VarData)> {
+        self.vars.iter().filter(|(_, v)| v.is_global())
+    }
+    /// Functions with a body.
+    pub fn defined_funcs(&self) -> impl Iterator<Item = (FuncId, &Function, &Body)> {
+        self.funcs
+            .iter()
+            .filter_map(|(id, f)| f.body.as_ref().map(|b| (id, f, b)))
+    }
+    /// `file:line` of a location.
+    pub fn loc_str(&self, loc: Loc) -> String {
+        let f = self
+            .files
+            .get(loc.file as usize)
+            .map_or("?", |s| s.as_str());
+        format!("{f}:{}", loc.line)
+    }
+    /// Number of `pthread_create` instructions in the program text.
+    pub fn thread_create_sites(&self) -> usize {
+        self.defined_funcs()
+            .map(|(_, _, b)| {
+                b.instrs
+                    .values()
+                    .filter(|i| matches!(i.kind, InstrKind::ThreadCreate { .. }))
+                    .count()
+            })
+            .sum()
+    }
+}
