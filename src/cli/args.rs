@@ -19,6 +19,9 @@ pub struct Cli {
 pub enum Command {
     /// Verify a C program (or an SV-COMP task .yml): TRUE, FALSE with a trace, or UNKNOWN.
     Verify(VerifyArgs),
+    /// Solve a DIMACS CNF file: prints `s SATISFIABLE` with `v` lines (exit 10) or
+    /// `s UNSATISFIABLE` (exit 20), as SAT-competition solvers do.
+    Sat(SatArgs),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -78,4 +81,16 @@ impl VerifyArgs {
             DataModel::Lp64
         }
     }
+}
+
+#[derive(Args, Debug)]
+pub struct SatArgs {
+    /// The formula, in DIMACS CNF.
+    pub file: PathBuf,
+    /// SAT back end (batsat, varisat, cadical).
+    #[arg(long, value_name = "NAME")]
+    pub solver: Option<String>,
+    /// Give up after this many seconds (`s UNKNOWN`, exit 0).
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
 }

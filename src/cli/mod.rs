@@ -1,13 +1,14 @@
 //! Command line: argument definitions and one module per subcommand.
 
 mod args;
+mod sat;
 mod verify;
 
 use std::process::ExitCode;
 
 use clap::Parser;
 
-pub use args::{Cli, Command, DataModel, EngineName, VerifyArgs};
+pub use args::{Cli, Command, DataModel, EngineName, SatArgs, VerifyArgs};
 
 use crate::exit;
 
@@ -25,6 +26,7 @@ pub fn main() -> ExitCode {
     };
     let code = match cli.command {
         Command::Verify(args) => verify::run(&args),
+        Command::Sat(args) => sat::run(&args),
     };
     ExitCode::from(code)
 }
