@@ -181,11 +181,15 @@ pub struct Step {
 /// A sequence of solves on one solver, imitating the Yogar loop: a base formula, then many
 /// solves under changing assumptions with clauses added between them.
 ///
-/// The clauses are planted (all satisfied by a hidden assignment), so the formula stays
-/// satisfiable and its answers under assumptions are a mix: assumptions that agree with the
-/// hidden assignment are satisfiable, and one flipped assumption usually makes them
-/// unsatisfiable with a small core. Nothing depends on a model, so every back end solves
-/// exactly the same sequence and must give the same answers.
+/// The formula is built like a bounded program's: many small clusters of variables (blocks)
+/// with dense constraints inside and sparse ones between them. All clauses are planted
+/// (satisfied by a hidden assignment), so the formula stays satisfiable. Assumptions that agree
+/// with the hidden assignment are satisfiable; one flipped assumption is usually refuted
+/// inside its block, giving a small core — as a Yogar refinement is refuted by a short cycle.
+/// Clauses between blocks hold two literals true under the hidden assignment, so a
+/// refutation never has to range over the whole formula (which, for random clauses, would be
+/// exponentially hard). Nothing depends on a model, so every back end solves exactly the same
+/// sequence and must give the same answers.
 #[derive(Clone, Debug)]
 pub struct IncrementalScript {
     pub base: Cnf,
@@ -196,8 +200,12 @@ pub struct IncrementalScript {
 #[derive(Copy, Clone, Debug)]
 pub struct ScriptShape {
     pub vars: u32,
-    /// Base clauses per variable (3-literal, planted).
+    /// Variables per block (≥ 3).
+    pub block: u32,
+    /// 3-literal clauses per variable inside the blocks.
     pub ratio: f64,
+    /// 3-literal clauses per variable between blocks.
+    pub cross_ratio: f64,
     pub steps: usize,
     pub clauses_per_step: usize,
     pub assumptions_per_step: usize,
@@ -206,25 +214,64 @@ pub struct ScriptShape {
 }
 
 pub fn incremental_script(shape: ScriptShape, seed: u64) -> IncrementalScript {
+    assert!(shape.block >= 3 && shape.vars >= shape.block);
     let mut rng = Rng::new(seed);
     let n = shape.vars;
+    let blocks = n / shape.block;
     let hidden: Vec<bool> = (0..n).map(|_| rng.coin()).collect();
-    let holds = |lit: Lit| hidden[lit.var().index()] == lit.is_positive();
-    let planted = |rng: &mut Rng| loop {
+    let true_lits = |lit: Lit| hidden[lit.var().index()] == lit.is_positive();
+    let inner = |rng: &mut Rng| {
+        let b = rng.below(u64::from(blocks)) as u32;
+        loop {
+            let clause: Vec<Lit> = rng
+                .clause(shape.block, 3)
+                .into_iter()
+                .map(|l| {
+                    let v = l.var().to_dimacs() + b * shape.block;
+                    let v = Var::from_dimacs(v);
+                    if l.is_positive() {
+                        v.pos()
+                    } else {
+                        v.neg()
+                    }
+                })
+                .collect();
+            if clause.iter().any(|&l| true_lits(l)) {
+                return clause;
+            }
+        }
+    };
+    let cross = |rng: &mut Rng| loop {
         let clause = rng.clause(n, 3);
-        if clause.iter().any(|&l| holds(l)) {
+        let same_block = |a: Lit, b: Lit| {
+            a.var().index() as u32 / shape.block == b.var().index() as u32 / shape.block
+        };
+        let holding: Vec<Lit> = clause.iter().copied().filter(|&l| true_lits(l)).collect();
+        if holding.len() >= 2 && !same_block(holding[0], holding[1]) {
             return clause;
         }
     };
-    let base_count = (shape.ratio * f64::from(n)) as usize;
+    let mut clauses = Vec::new();
+    for _ in 0..(shape.ratio * f64::from(n)) as usize {
+        clauses.push(inner(&mut rng));
+    }
+    for _ in 0..(shape.cross_ratio * f64::from(n)) as usize {
+        clauses.push(cross(&mut rng));
+    }
     let base = Cnf {
         num_vars: n,
-        clauses: (0..base_count).map(|_| planted(&mut rng)).collect(),
+        clauses,
     };
     let steps = (0..shape.steps)
-        .map(|_| {
+        .map(|i| {
             let add = (0..shape.clauses_per_step)
-                .map(|_| planted(&mut rng))
+                .map(|j| {
+                    if (i + j) % 4 == 3 {
+                        cross(&mut rng)
+                    } else {
+                        inner(&mut rng)
+                    }
+                })
                 .collect();
             let mut assume: Vec<Lit> = (0..shape.assumptions_per_step)
                 .map(|_| {
@@ -237,8 +284,8 @@ pub fn incremental_script(shape: ScriptShape, seed: u64) -> IncrementalScript {
                 })
                 .collect();
             if !assume.is_empty() && rng.chance(shape.flip) {
-                let i = rng.below(assume.len() as u64) as usize;
-                assume[i] = !assume[i];
+                let k = rng.below(assume.len() as u64) as usize;
+                assume[k] = !assume[k];
             }
             Step { add, assume }
         })

@@ -70,8 +70,10 @@ fn larger_random_3sat_agree() {
 #[test]
 fn incremental_sequence_agrees() {
     let shape = ScriptShape {
-        vars: 150,
-        ratio: 4.0,
+        vars: 300,
+        block: 20,
+        ratio: 5.0,
+        cross_ratio: 0.5,
         steps: 300,
         clauses_per_step: 2,
         assumptions_per_step: 6,
