@@ -22,3 +22,5 @@ pub const FALSE: u8 = 10;
 pub const SAT: u8 = 10;
 /// `yogar sat`: unsatisfiable (SAT-competition convention).
 pub const UNSAT: u8 = 20;
+/// `yogar sat`: no answer within the time limit (SAT-competition convention).
+pub const SAT_UNKNOWN: u8 = 0;

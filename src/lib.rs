@@ -3,8 +3,10 @@
 //! Data flows one way: `frontend` → `ir` → `symex` → `encoder` (crate) → `solver_glue` (crate)
 //! → `engine`. The `cli` module is the thin layer the binary calls.
 
+pub mod bench;
 pub mod cli;
 pub mod exit;
 pub mod frontend;
 pub mod ir;
+pub mod engine;
 pub mod symex;

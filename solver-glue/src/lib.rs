@@ -5,6 +5,24 @@
 //! clauses added between them and assumptions that change every call, so the trait is built
 //! around incremental use: [`SatSolver::solve`] under assumptions, the model after `Sat`, the
 //! failed-assumption core after `Unsat`, and a budget so a long solve can be stopped.
+//!
+//! Three back ends implement it, selected by name through [`make_solver`]:
+//! - `batsat`: a pure-Rust MiniSat-style solver. Cheap per call, which is what many easy
+//!   incremental solves under assumptions need; the default, chosen by `make bench`
+//!   (see [`DEFAULT_SOLVER`]).
+//! - `varisat`: a pure-Rust CDCL solver; cannot be interrupted from inside, so it runs on a
+//!   worker thread (see [`backends::varisat`] for exactly what its budget guarantees).
+//! - `cadical`: CaDiCaL, built from C++ source by the `cadical` crate (a C++ compiler is all it
+//!   needs, unlike bindings generated with bindgen, which need libclang). Strongest on hard
+//!   structured instances.
+//!
+//! [`dimacs`] reads and writes DIMACS CNF, [`card`] encodes at-most-one / exactly-one, and
+//! [`gen`] makes the seeded benchmark and test formulas shared by the tests and `yogar-bench`.
+
+pub mod backends;
+pub mod card;
+pub mod dimacs;
+pub mod gen;
 
 use std::fmt;
 use std::ops::Not;
@@ -48,12 +66,15 @@ impl Lit {
         assert!(n != 0, "0 is not a DIMACS literal");
         Lit(n)
     }
+    /// Its DIMACS integer (non-zero; negative when negated).
     pub fn to_dimacs(self) -> i32 {
         self.0
     }
+    /// Its variable.
     pub fn var(self) -> Var {
         Var(self.0.unsigned_abs())
     }
+    /// True for the un-negated literal.
     pub fn is_positive(self) -> bool {
         self.0 > 0
     }
@@ -79,28 +100,56 @@ impl fmt::Display for Lit {
 /// The answer of one solve.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum SolveResult {
+    /// A model exists; read it with [`SatSolver::value`].
     Sat,
+    /// No model under the assumptions; [`SatSolver::failed_core`] says which ones.
     Unsat,
     /// The budget ran out (time or conflicts) before an answer.
     Interrupted,
 }
 
 /// Limits for the following solves. `None` means unlimited.
-#[derive(Copy, Clone, Default, Debug)]
+///
+/// The engines need a solve to come back when the user's `--timeout` runs out, so a budget must
+/// really end the call with [`SolveResult::Interrupted`], not merely be a hint.
+#[derive(Copy, Clone, Default, Debug, PartialEq, Eq)]
 pub struct Budget {
     /// Wall-clock time allowed for each solve call.
     pub time: Option<Duration>,
-    /// Conflicts allowed for each solve call.
+    /// Conflicts allowed for each solve call (not every back end can count them: see
+    /// [`SatSolver::set_budget`]).
     pub conflicts: Option<u64>,
 }
+
+/// A budget the back end cannot enforce; returned instead of silently ignoring the limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnsupportedBudget {
+    /// The back end's name.
+    pub solver: &'static str,
+    /// What it cannot limit.
+    pub what: &'static str,
+}
+
+impl fmt::Display for UnsupportedBudget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the {} back end cannot limit {}", self.solver, self.what)
+    }
+}
+
+impl std::error::Error for UnsupportedBudget {}
 
 /// Counters kept by a back end, over its whole life.
 #[derive(Copy, Clone, Default, Debug, PartialEq)]
 pub struct Stats {
+    /// Variables created (explicitly or by clauses).
     pub vars: u64,
+    /// Clauses added through [`SatSolver::add_clause`] (learned clauses not counted).
     pub clauses: u64,
-    pub conflicts: u64,
+    /// Conflicts over all solves; `None` when the back end does not expose a count (varisat).
+    pub conflicts: Option<u64>,
+    /// Solve calls.
     pub solves: u64,
+    /// Wall-clock time spent in solve calls.
     pub solve_time: Duration,
 }
 
@@ -113,16 +162,82 @@ pub trait SatSolver {
     /// Number of variables created so far (also counts those introduced by `add_clause`).
     fn num_vars(&self) -> u32;
     /// Adds a clause permanently. Variables it mentions that do not exist yet are created.
+    /// The empty clause makes every later solve `Unsat`. Adding a clause discards the last
+    /// model (CaDiCaL cannot keep it), so read the model before adding.
     fn add_clause(&mut self, lits: &[Lit]);
     /// Solves the clauses added so far under `assumptions` (each must hold in a model).
+    /// Assumptions only hold for this call. Variables they mention that do not exist yet are
+    /// created.
     fn solve(&mut self, assumptions: &[Lit]) -> SolveResult;
-    /// Value of `lit` in the model of the last `Sat` answer (`None` if it was not assigned or
-    /// the last answer was not `Sat`).
+    /// Value of `lit` in the model of the last solve, if it answered `Sat` and no clause was
+    /// added since. `None` otherwise, and for a variable the model leaves unassigned (any value
+    /// will do for it).
     fn value(&self, lit: Lit) -> Option<bool>;
     /// After `Unsat`: a subset of the last call's assumptions that is unsatisfiable together
-    /// with the clauses. Empty when the clauses alone are unsatisfiable.
+    /// with the clauses (not necessarily minimal). Empty when the clauses alone are
+    /// unsatisfiable, and after any other answer.
     fn failed_core(&self) -> Vec<Lit>;
-    /// Limits for the following solve calls.
-    fn set_budget(&mut self, budget: Budget);
+    /// Limits for the following solve calls. A back end that cannot enforce a limit says so
+    /// with an error and keeps its previous budget, rather than ignoring the limit.
+    fn set_budget(&mut self, budget: Budget) -> Result<(), UnsupportedBudget>;
+    /// Counters over the solver's life.
     fn stats(&self) -> Stats;
+}
+
+/// Something clauses can be added to: a solver, or a plain [`dimacs::Cnf`] being built.
+/// The encodings in [`card`] are written against it so they serve both.
+pub trait ClauseSink {
+    /// A fresh variable.
+    fn new_var(&mut self) -> Var;
+    /// Adds a clause.
+    fn add_clause(&mut self, lits: &[Lit]);
+}
+
+impl<S: SatSolver + ?Sized> ClauseSink for S {
+    fn new_var(&mut self) -> Var {
+        SatSolver::new_var(self)
+    }
+    fn add_clause(&mut self, lits: &[Lit]) {
+        SatSolver::add_clause(self, lits)
+    }
+}
+
+/// The back end used when `--solver` is not given.
+///
+/// Chosen by `make bench` on this machine kind (2 cores): batsat answered the incremental
+/// sequence imitating the Yogar loop (thousands of easy solves under assumptions with clauses
+/// added between them) fastest, and that pattern dominates a Yogar run; CaDiCaL stays
+/// available for hard one-shot formulas (`--solver cadical`).
+pub const DEFAULT_SOLVER: &str = "batsat";
+
+/// The names `--solver` accepts, the default first.
+pub fn solver_names() -> &'static [&'static str] {
+    &["batsat", "varisat", "cadical"]
+}
+
+/// A `--solver` name that names no back end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownSolver(pub String);
+
+impl fmt::Display for UnknownSolver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown solver '{}' (known: {})",
+            self.0,
+            solver_names().join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownSolver {}
+
+/// A fresh solver of the back end called `name`.
+pub fn make_solver(name: &str) -> Result<Box<dyn SatSolver>, UnknownSolver> {
+    match name {
+        "batsat" => Ok(Box::new(backends::batsat::BatsatSolver::new())),
+        "varisat" => Ok(Box::new(backends::varisat::VarisatSolver::new())),
+        "cadical" => Ok(Box::new(backends::cadical::CadicalSolver::new())),
+        _ => Err(UnknownSolver(name.to_string())),
+    }
 }

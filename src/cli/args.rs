@@ -23,6 +23,9 @@ pub enum Command {
     Parse(ParseArgs),
     /// Print the IR of a C program as text, with source lines.
     ShowIr(ParseArgs),
+    /// Solve a DIMACS CNF file: prints `s SATISFIABLE` with `v` lines (exit 10) or
+    /// `s UNSATISFIABLE` (exit 20), as SAT-competition solvers do.
+    Sat(SatArgs),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -72,6 +75,13 @@ pub struct VerifyArgs {
     /// Where to write the SV-COMP witness (GraphML).
     #[arg(long, value_name = "PATH")]
     pub witness: Option<PathBuf>,
+    /// Per-loop bounds: `FUNCTION.N:BOUND,...` (N counts the loops of a function from 0).
+    #[arg(long, value_name = "LOOP:N,...")]
+    pub unwindset: Option<String>,
+    /// Treat a loop that could run past its bound as an assumption: TRUE then holds within
+    /// the bound only.
+    #[arg(long)]
+    pub no_unwinding_assertions: bool,
 }
 
 impl VerifyArgs {
@@ -104,4 +114,16 @@ impl ParseArgs {
             DataModel::Lp64
         }
     }
+}
+
+#[derive(Args, Debug)]
+pub struct SatArgs {
+    /// The formula, in DIMACS CNF.
+    pub file: PathBuf,
+    /// SAT back end (batsat, varisat, cadical).
+    #[arg(long, value_name = "NAME")]
+    pub solver: Option<String>,
+    /// Give up after this many seconds (`s UNKNOWN`, exit 0).
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
 }

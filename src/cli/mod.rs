@@ -3,13 +3,14 @@
 mod args;
 mod parse;
 mod show_ir;
+mod sat;
 mod verify;
 
 use std::process::ExitCode;
 
 use clap::Parser;
 
-pub use args::{Cli, Command, DataModel, EngineName, ParseArgs, VerifyArgs};
+pub use args::{Cli, Command, DataModel, EngineName, ParseArgs, SatArgs, VerifyArgs};
 
 use crate::exit;
 
@@ -29,6 +30,7 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => verify::run(&args),
         Command::Parse(args) => parse::run(&args),
         Command::ShowIr(args) => show_ir::run(&args),
+        Command::Sat(args) => sat::run(&args),
     };
     ExitCode::from(code)
 }

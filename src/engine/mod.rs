@@ -1,0 +1,93 @@
+//! Verification engines over the symbolic execution's equation, and what they answer.
+//!
+//! `monolithic` adds the exact scheduling constraint ξ and solves once (the CBMC-style
+//! baseline). Both engines share [`Outcome`], [`EngineOptions`] and the trace builder.
+
+pub mod monolithic;
+pub mod trace;
+
+use std::time::{Duration, Instant};
+
+use crate::symex::{CheckKind, SymexOptions};
+
+pub use trace::{Trace, TraceEvent, TraceInput};
+
+/// What the user asked of an engine.
+#[derive(Clone, Debug)]
+pub struct EngineOptions {
+    pub symex: SymexOptions,
+    /// SAT back end name (see `solver_glue::solver_names`).
+    pub solver: String,
+    /// Give up after this long.
+    pub timeout: Option<Duration>,
+}
+
+/// The answer.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    /// No reachable error within the bound. `complete` is false when unwinding assertions were
+    /// turned into assumptions (TRUE then holds only within the bound).
+    True { complete: bool },
+    /// An error is reachable: the property and an interleaving reaching it.
+    False { trace: Trace },
+    /// No verdict, and why.
+    Unknown(String),
+}
+
+/// Sizes and times an engine measured.
+#[derive(Clone, Debug, Default)]
+pub struct EngineStats {
+    pub events: usize,
+    pub threads: usize,
+    pub vars: u64,
+    pub clauses: u64,
+    /// Clauses of ζ and ξ (ξ only in the monolithic engine).
+    pub zeta_clauses: u64,
+    pub xi_clauses: u64,
+    pub solves: u64,
+    pub refinements: u64,
+    pub sat_time: Duration,
+    pub total_time: Duration,
+}
+
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub verdict: Verdict,
+    pub stats: EngineStats,
+}
+
+/// The reason text of an UNKNOWN caused by a failing non-property check.
+pub fn check_reason(prog: &crate::ir::Program, kind: &CheckKind, loc: crate::ir::Loc) -> String {
+    match kind {
+        CheckKind::Property(_) => "property".to_string(),
+        CheckKind::Unwind { func, lp } => format!(
+            "unwind bound too small: loop {}.{} at {}",
+            prog.funcs[*func].name,
+            lp.as_u32(),
+            prog.loc_str(loc)
+        ),
+        CheckKind::Recursion(f) => format!(
+            "unwind bound too small: recursion of {} at {}",
+            prog.funcs[*f].name,
+            prog.loc_str(loc)
+        ),
+        CheckKind::Unsupported(what) => format!("unsupported: {what} at {}", prog.loc_str(loc)),
+    }
+}
+
+/// A deadline from an optional timeout.
+pub(crate) struct Deadline(Option<Instant>);
+
+impl Deadline {
+    pub fn new(timeout: Option<Duration>) -> Deadline {
+        Deadline(timeout.map(|t| Instant::now() + t))
+    }
+    /// Time left (None = unlimited); zero when passed.
+    pub fn left(&self) -> Option<Duration> {
+        self.0
+            .map(|d| d.saturating_duration_since(Instant::now()))
+    }
+    pub fn passed(&self) -> bool {
+        self.left().is_some_and(|l| l.is_zero())
+    }
+}

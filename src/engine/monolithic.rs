@@ -1,0 +1,124 @@
+//! The monolithic engine: φ_init ∧ ρ ∧ ζ ∧ ξ ∧ φ_err in one solver, as CBMC does. It is the
+//! baseline the Yogar engine is measured and cross-checked against.
+//!
+//! Real properties are decided first (a model there is a real counterexample: ξ is exact);
+//! only when none can fail are the other checks asked for (a loop running past its bound, an
+//! unsupported construct reached), which turn TRUE into UNKNOWN.
+
+use std::time::Instant;
+
+use encoder::{encode_links, Encoder, LiteralMode, ProgramOrder, ScheduleEncoding};
+use solver_glue::{make_solver, Budget, Lit, SolveResult};
+
+use super::{check_reason, Deadline, EngineOptions, EngineStats, Outcome, Trace, Verdict};
+use crate::ir::Program;
+use crate::symex::{self, CheckKind, SymexError};
+
+pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
+    let start = Instant::now();
+    let deadline = Deadline::new(opts.timeout);
+    let mut stats = EngineStats::default();
+    let mut solver = match make_solver(&opts.solver) {
+        Ok(s) => s,
+        Err(e) => {
+            return Outcome {
+                verdict: Verdict::Unknown(e.to_string()),
+                stats,
+            }
+        }
+    };
+    let mut enc = Encoder::new(&mut *solver);
+    let verdict = run(prog, opts, &mut enc, &deadline, &mut stats);
+    let s = enc.solver_ref().stats();
+    stats.vars = s.vars;
+    stats.clauses = s.clauses;
+    stats.solves = s.solves;
+    stats.sat_time = s.solve_time;
+    stats.total_time = start.elapsed();
+    Outcome { verdict, stats }
+}
+
+fn run(
+    prog: &Program,
+    opts: &EngineOptions,
+    enc: &mut Encoder,
+    deadline: &Deadline,
+    stats: &mut EngineStats,
+) -> Verdict {
+    let out = match symex::run(prog, &opts.symex, enc) {
+        Ok(o) => o,
+        Err(SymexError::Unsupported(what)) => return Verdict::Unknown(format!("unsupported: {what}")),
+    };
+    let eq = &out.equation;
+    stats.events = eq.events.len();
+    stats.threads = out.threads.len();
+    let po = match ProgramOrder::unconditional(eq) {
+        Ok(p) => p,
+        Err(e) => return Verdict::Unknown(format!("unsupported: {e}")),
+    };
+    let links = match encode_links(eq, &po, enc) {
+        Ok(l) => l,
+        Err(e) => return Verdict::Unknown(format!("unsupported: {e}")),
+    };
+    stats.zeta_clauses = links.size().clauses;
+    let xi = match ScheduleEncoding::encode(eq, &po, &links, enc, LiteralMode::Shared) {
+        Ok(x) => x,
+        Err(e) => return Verdict::Unknown(format!("unsupported: {e}")),
+    };
+    stats.xi_clauses = xi.size().clauses;
+
+    let props: Vec<Lit> = out.property_checks().map(|c| c.lit).collect();
+    let others: Vec<Lit> = out
+        .checks
+        .iter()
+        .filter(|c| !matches!(c.kind, CheckKind::Property(_)))
+        .map(|c| c.lit)
+        .collect();
+    let err = enc.or_all(&props);
+    let other = enc.or_all(&others);
+
+    match solve(enc, err, deadline) {
+        SolveResult::Sat => {
+            let failed = out
+                .property_checks()
+                .find(|c| enc.value(c.lit))
+                .expect("a property literal holds in the model")
+                .clone();
+            let present = |e: encoder::Event| enc.value(eq.events[e].guard);
+            let order = xi.order(eq, enc, present);
+            let trace = Trace::build(prog, &out, enc, &order, &failed);
+            return Verdict::False { trace };
+        }
+        SolveResult::Interrupted => return Verdict::Unknown("timeout".into()),
+        SolveResult::Unsat => {}
+    }
+    match solve(enc, other, deadline) {
+        SolveResult::Sat => {
+            let c = out
+                .checks
+                .iter()
+                .find(|c| !matches!(c.kind, CheckKind::Property(_)) && enc.value(c.lit))
+                .expect("a check literal holds in the model");
+            Verdict::Unknown(check_reason(prog, &c.kind, c.loc))
+        }
+        SolveResult::Interrupted => Verdict::Unknown("timeout".into()),
+        SolveResult::Unsat => Verdict::True {
+            complete: opts.symex.unwinding_assertions,
+        },
+    }
+}
+
+/// One solve under `assume`, within the deadline.
+fn solve(enc: &mut Encoder, assume: Lit, deadline: &Deadline) -> SolveResult {
+    if enc.const_value(assume) == Some(false) {
+        return SolveResult::Unsat;
+    }
+    if deadline.passed() {
+        return SolveResult::Interrupted;
+    }
+    let _ = enc.solver().set_budget(Budget {
+        time: deadline.left(),
+        conflicts: None,
+    });
+    enc.solver().solve(&[assume])
+}

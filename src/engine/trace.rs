@@ -1,0 +1,138 @@
+//! Counterexample traces: the interleaving of shared accesses that reaches the error, with the
+//! nondeterministic inputs, read off a model and a total order of the events.
+
+use encoder::{Encoder, Equation, Event};
+
+use crate::ir::{Loc, Program};
+use crate::symex::{Check, SymexOutput};
+
+/// One shared access of the interleaving.
+#[derive(Clone, Debug)]
+pub struct TraceEvent {
+    /// Thread number (main is 0).
+    pub thread: u32,
+    pub loc: Loc,
+    /// The memory cell (`variable+offset`) or lock.
+    pub what: String,
+    pub write: bool,
+    pub value: u64,
+    pub bits: u32,
+}
+
+/// A nondeterministic input the trace uses.
+#[derive(Clone, Debug)]
+pub struct TraceInput {
+    pub thread: u32,
+    pub loc: Loc,
+    pub value: i128,
+}
+
+#[derive(Clone, Debug)]
+pub struct Trace {
+    pub events: Vec<TraceEvent>,
+    pub inputs: Vec<TraceInput>,
+    /// The failing check and the thread it fails in.
+    pub violation_loc: Loc,
+    pub violation_thread: u32,
+    /// Thread number → (entry function, creation site).
+    pub threads: Vec<(String, Loc)>,
+}
+
+impl Trace {
+    /// Builds the trace of `order` (a total order of the executed events) under the model
+    /// `enc` holds.
+    pub fn build(prog: &Program, out: &SymexOutput, enc: &Encoder, order: &[Event], failed: &Check) -> Trace {
+        let eq: &Equation = &out.equation;
+        let number = |t: encoder::Thread| {
+            out.threads
+                .iter()
+                .find(|ti| ti.thread == t)
+                .map_or(u32::MAX, |ti| ti.number)
+        };
+        let events = order
+            .iter()
+            .filter(|&&e| eq.events[e].thread != eq.init_thread())
+            .map(|&e| {
+                let d = &eq.events[e];
+                TraceEvent {
+                    thread: number(d.thread),
+                    loc: out.event_info[e].loc,
+                    what: eq.locations[d.location].name.clone(),
+                    write: d.is_write(),
+                    value: enc.bv_value_u64(&d.value),
+                    bits: d.value.width(),
+                }
+            })
+            .collect();
+        let inputs = out
+            .nondets
+            .iter()
+            .filter(|n| enc.value(n.guard))
+            .map(|n| TraceInput {
+                thread: number(n.thread),
+                loc: n.loc,
+                value: if n.signed {
+                    enc.bv_value_i64(&n.value) as i128
+                } else {
+                    enc.bv_value_u64(&n.value) as i128
+                },
+            })
+            .collect();
+        let threads = out
+            .threads
+            .iter()
+            .map(|t| (prog.funcs[t.entry].name.clone(), t.loc))
+            .collect();
+        Trace {
+            events,
+            inputs,
+            violation_loc: failed.loc,
+            violation_thread: number(failed.thread),
+            threads,
+        }
+    }
+
+    /// The trace as text, one step a line.
+    pub fn render(&self, prog: &Program) -> String {
+        let mut s = String::new();
+        s.push_str("Counterexample (interleaving of shared accesses):\n");
+        for (i, (f, loc)) in self.threads.iter().enumerate() {
+            if i == 0 {
+                s.push_str(&format!("  thread 0: {f}\n"));
+            } else {
+                s.push_str(&format!("  thread {i}: {f}, created at {}\n", prog.loc_str(*loc)));
+            }
+        }
+        for inp in &self.inputs {
+            s.push_str(&format!(
+                "  input   thread {} {}: nondet = {}\n",
+                inp.thread,
+                prog.loc_str(inp.loc),
+                inp.value
+            ));
+        }
+        for (k, e) in self.events.iter().enumerate() {
+            let signed = if e.bits < 64 && e.value >> (e.bits - 1) & 1 == 1 {
+                format!(" ({})", (e.value as i64) - (1i64 << e.bits))
+            } else {
+                String::new()
+            };
+            s.push_str(&format!(
+                "  {:>4}  thread {} {:<24} {} {} = {}{}\n",
+                k + 1,
+                e.thread,
+                prog.loc_str(e.loc),
+                if e.write { "write" } else { "read " },
+                e.what,
+                e.value,
+                signed
+            ));
+        }
+        s.push_str(&format!(
+            "  violation in thread {} at {}\n",
+            self.violation_thread,
+            prog.loc_str(self.violation_loc)
+        ));
+        s
+    }
+}
