@@ -5,8 +5,8 @@
 
 pub mod bench;
 pub mod cli;
+pub mod engine;
 pub mod exit;
 pub mod frontend;
 pub mod ir;
-pub mod engine;
 pub mod symex;

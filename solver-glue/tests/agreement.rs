@@ -142,7 +142,11 @@ fn edge_cases() {
         assert_eq!(solver.failed_core(), vec![a.neg()], "{name}");
         assert_eq!(solver.value(a.pos()), None, "{name}: no model after Unsat");
         // A variable never seen before as an assumption.
-        assert_eq!(solver.solve(&[Lit::from_dimacs(-9)]), SolveResult::Sat, "{name}");
+        assert_eq!(
+            solver.solve(&[Lit::from_dimacs(-9)]),
+            SolveResult::Sat,
+            "{name}"
+        );
         assert_eq!(solver.value(Lit::from_dimacs(9)), Some(false), "{name}");
         assert!(solver.failed_core().is_empty());
         // Adding a clause discards the model.

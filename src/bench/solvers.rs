@@ -11,8 +11,7 @@ use std::time::{Duration, Instant};
 
 use solver_glue::dimacs::Cnf;
 use solver_glue::gen::{
-    incremental_script, multiplier_miter, pigeonhole, random_ksat, IncrementalScript,
-    ScriptShape,
+    incremental_script, multiplier_miter, pigeonhole, random_ksat, IncrementalScript, ScriptShape,
 };
 use solver_glue::{make_solver, solver_names, Budget, SolveResult, DEFAULT_SOLVER};
 
@@ -229,7 +228,11 @@ pub fn run(options: &Options) {
                 a != b && *a != SolveResult::Interrupted && *b != SolveResult::Interrupted
             })
         });
-        print!("{:<52} {:<18}", workload.name(), summary(&results[0].answers));
+        print!(
+            "{:<52} {:<18}",
+            workload.name(),
+            summary(&results[0].answers)
+        );
         for (i, m) in results.iter().enumerate() {
             let cpu = m.cpu.map_or("-".to_string(), seconds);
             let mark = if m.interrupted() { ">" } else { "" };

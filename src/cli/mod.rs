@@ -2,8 +2,8 @@
 
 mod args;
 mod parse;
-mod show_ir;
 mod sat;
+mod show_ir;
 mod verify;
 
 use std::process::ExitCode;

@@ -53,7 +53,10 @@ pub fn run(args: &VerifyArgs) -> u8 {
             return e.exit_code();
         }
         Err(_) => {
-            eprintln!("yogar: internal error while reading {}", args.file.display());
+            eprintln!(
+                "yogar: internal error while reading {}",
+                args.file.display()
+            );
             return exit::INTERNAL;
         }
     };
@@ -75,7 +78,9 @@ pub fn run(args: &VerifyArgs) -> u8 {
     let outcome: Outcome = match outcome {
         Ok(Some(o)) => o,
         Ok(None) => {
-            eprintln!("yogar: error: the yogar engine is not implemented yet; use --engine monolithic");
+            eprintln!(
+                "yogar: error: the yogar engine is not implemented yet; use --engine monolithic"
+            );
             return exit::NOT_IMPLEMENTED;
         }
         Err(_) => {

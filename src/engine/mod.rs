@@ -84,8 +84,7 @@ impl Deadline {
     }
     /// Time left (None = unlimited); zero when passed.
     pub fn left(&self) -> Option<Duration> {
-        self.0
-            .map(|d| d.saturating_duration_since(Instant::now()))
+        self.0.map(|d| d.saturating_duration_since(Instant::now()))
     }
     pub fn passed(&self) -> bool {
         self.left().is_some_and(|l| l.is_zero())

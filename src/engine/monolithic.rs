@@ -47,7 +47,9 @@ fn run(
 ) -> Verdict {
     let out = match symex::run(prog, &opts.symex, enc) {
         Ok(o) => o,
-        Err(SymexError::Unsupported(what)) => return Verdict::Unknown(format!("unsupported: {what}")),
+        Err(SymexError::Unsupported(what)) => {
+            return Verdict::Unknown(format!("unsupported: {what}"))
+        }
     };
     let eq = &out.equation;
     stats.events = eq.events.len();

@@ -41,7 +41,13 @@ pub struct Trace {
 impl Trace {
     /// Builds the trace of `order` (a total order of the executed events) under the model
     /// `enc` holds.
-    pub fn build(prog: &Program, out: &SymexOutput, enc: &Encoder, order: &[Event], failed: &Check) -> Trace {
+    pub fn build(
+        prog: &Program,
+        out: &SymexOutput,
+        enc: &Encoder,
+        order: &[Event],
+        failed: &Check,
+    ) -> Trace {
         let eq: &Equation = &out.equation;
         let number = |t: encoder::Thread| {
             out.threads
@@ -100,7 +106,10 @@ impl Trace {
             if i == 0 {
                 s.push_str(&format!("  thread 0: {f}\n"));
             } else {
-                s.push_str(&format!("  thread {i}: {f}, created at {}\n", prog.loc_str(*loc)));
+                s.push_str(&format!(
+                    "  thread {i}: {f}, created at {}\n",
+                    prog.loc_str(*loc)
+                ));
             }
         }
         for inp in &self.inputs {

@@ -22,7 +22,11 @@ enum Offset {
 /// Where a place lives.
 #[derive(Clone, Debug)]
 enum Target {
-    Var { key: super::state::VarKey, ty: TypeId, off: Offset },
+    Var {
+        key: super::state::VarKey,
+        ty: TypeId,
+        off: Offset,
+    },
     /// Memory at a pointer value.
     Mem(BitVec),
 }
@@ -67,8 +71,14 @@ impl Symex<'_, '_, '_> {
         }
         let bits = self.mem.ptr_bits;
         match t {
-            Target::Var { off: Offset::Const(o), .. } => *o += k,
-            Target::Var { off: Offset::Sym(o), .. } => {
+            Target::Var {
+                off: Offset::Const(o),
+                ..
+            } => *o += k,
+            Target::Var {
+                off: Offset::Sym(o),
+                ..
+            } => {
                 let kc = self.enc.bv_const(bits, k);
                 *o = self.enc.bv_add(o, &kc);
             }
@@ -98,7 +108,12 @@ impl Symex<'_, '_, '_> {
     }
 
     /// The address of a place (a memory place; thread-private variables have none).
-    pub fn address_of(&mut self, place: &Place, s: &mut State, guard: Lit) -> Result<BitVec, SymexError> {
+    pub fn address_of(
+        &mut self,
+        place: &Place,
+        s: &mut State,
+        guard: Lit,
+    ) -> Result<BitVec, SymexError> {
         match self.resolve(place, s, guard)? {
             Target::Mem(p) => Ok(p),
             Target::Var { .. } => unsupported("address of a variable not marked address-taken"),
@@ -106,13 +121,20 @@ impl Symex<'_, '_, '_> {
     }
 
     /// Reads a place (under `guard`: memory events happen only when it holds).
-    pub fn read_place(&mut self, place: &Place, s: &mut State, guard: Lit) -> Result<Val, SymexError> {
+    pub fn read_place(
+        &mut self,
+        place: &Place,
+        s: &mut State,
+        guard: Lit,
+    ) -> Result<Val, SymexError> {
         let target = self.resolve(place, s, guard)?;
         let (aggregate, leaves) = self.shape(place.ty)?;
         let mut out = Vec::with_capacity(leaves.len());
         for (lo, bits) in leaves {
             let v = match &target {
-                Target::Var { key, ty, off } => self.read_var_leaf(*key, *ty, off, lo, bits, s, guard)?,
+                Target::Var { key, ty, off } => {
+                    self.read_var_leaf(*key, *ty, off, lo, bits, s, guard)?
+                }
                 Target::Mem(p) => self.load(p, lo, bits, s, guard)?,
             };
             out.push((lo, v));
@@ -121,10 +143,20 @@ impl Symex<'_, '_, '_> {
     }
 
     /// Writes `val` (of the place's type) into a place.
-    pub fn write_place(&mut self, place: &Place, val: Val, guard: Lit, s: &mut State) -> Result<(), SymexError> {
+    pub fn write_place(
+        &mut self,
+        place: &Place,
+        val: Val,
+        guard: Lit,
+        s: &mut State,
+    ) -> Result<(), SymexError> {
         let target = self.resolve(place, s, guard)?;
         match target {
-            Target::Var { key, ty, off: Offset::Const(0) } if place.projs.is_empty() => {
+            Target::Var {
+                key,
+                ty,
+                off: Offset::Const(0),
+            } if place.projs.is_empty() => {
                 let _ = ty;
                 s.vars.insert(key, val);
                 Ok(())
@@ -153,7 +185,12 @@ impl Symex<'_, '_, '_> {
         Ok((aggregate, leaves))
     }
 
-    fn var_value(&mut self, key: super::state::VarKey, ty: TypeId, s: &mut State) -> Result<Val, SymexError> {
+    fn var_value(
+        &mut self,
+        key: super::state::VarKey,
+        ty: TypeId,
+        s: &mut State,
+    ) -> Result<Val, SymexError> {
         if let Some(v) = s.vars.get(&key) {
             return Ok(v.clone());
         }
@@ -307,7 +344,14 @@ impl Symex<'_, '_, '_> {
     }
 
     /// A memory read of `bits` bits at pointer `p` + `lo`.
-    pub fn load(&mut self, p: &BitVec, lo: u64, bits: u32, s: &mut State, guard: Lit) -> Result<BitVec, SymexError> {
+    pub fn load(
+        &mut self,
+        p: &BitVec,
+        lo: u64,
+        bits: u32,
+        s: &mut State,
+        guard: Lit,
+    ) -> Result<BitVec, SymexError> {
         let cands = self.cells_at(p, lo, bits, guard);
         let mut acc: Option<BitVec> = None;
         let mut hits = Vec::new();
@@ -371,7 +415,10 @@ impl Symex<'_, '_, '_> {
         }
         let any = self.enc.or_all(&hits);
         let bad = self.enc.and(guard, !any);
-        self.unsupported_check("invalid memory write (null, dangling or out of bounds)", bad);
+        self.unsupported_check(
+            "invalid memory write (null, dangling or out of bounds)",
+            bad,
+        );
         Ok(())
     }
 
@@ -402,12 +449,19 @@ impl Symex<'_, '_, '_> {
     }
 
     /// `memset(dst, byte, len)` with a constant length on the leaves of the target.
-    pub fn memset(&mut self, dst: &Expr, byte: &Expr, len: &Expr, s: &mut State) -> Result<(), SymexError> {
+    pub fn memset(
+        &mut self,
+        dst: &Expr,
+        byte: &Expr,
+        len: &Expr,
+        s: &mut State,
+    ) -> Result<(), SymexError> {
         let p = self.eval_scalar(dst, s, None)?;
         let b = self.eval_scalar(byte, s, None)?;
         let b = self.resize(&b, 8, false);
         let n = self.eval_scalar(len, s, None)?;
-        let (Some(n), Some((o, off))) = (self.enc.bv_const_value(&n), self.const_pointer(&p)) else {
+        let (Some(n), Some((o, off))) = (self.enc.bv_const_value(&n), self.const_pointer(&p))
+        else {
             return unsupported("memset with a computed length or target");
         };
         let leaves = self.object_leaves_in(o, off, n)?;
@@ -420,14 +474,22 @@ impl Symex<'_, '_, '_> {
                 v = BitVec::from_bits(bitsv);
             }
             let v = self.resize(&v, bits, false);
-            let ptr = self.enc.bv_const(self.mem.ptr_bits, self.mem.pointer(o, lo));
+            let ptr = self
+                .enc
+                .bv_const(self.mem.ptr_bits, self.mem.pointer(o, lo));
             self.store_through(&ptr, 0, Val::Scalar(v), bits, g, s)?;
         }
         Ok(())
     }
 
     /// `memcpy(dst, src, len)` with a constant length, leaf by leaf.
-    pub fn memcpy(&mut self, dst: &Expr, src: &Expr, len: &Expr, s: &mut State) -> Result<(), SymexError> {
+    pub fn memcpy(
+        &mut self,
+        dst: &Expr,
+        src: &Expr,
+        len: &Expr,
+        s: &mut State,
+    ) -> Result<(), SymexError> {
         let pd = self.eval_scalar(dst, s, None)?;
         let ps = self.eval_scalar(src, s, None)?;
         let n = self.eval_scalar(len, s, None)?;
@@ -440,9 +502,13 @@ impl Symex<'_, '_, '_> {
         };
         let g = s.guard;
         for (lo, bits) in self.object_leaves_in(od, offd, n)? {
-            let from = self.enc.bv_const(self.mem.ptr_bits, self.mem.pointer(os, offs + lo - offd));
+            let from = self
+                .enc
+                .bv_const(self.mem.ptr_bits, self.mem.pointer(os, offs + lo - offd));
             let v = self.load(&from, 0, bits, s, g)?;
-            let to = self.enc.bv_const(self.mem.ptr_bits, self.mem.pointer(od, lo));
+            let to = self
+                .enc
+                .bv_const(self.mem.ptr_bits, self.mem.pointer(od, lo));
             self.store_through(&to, 0, Val::Scalar(v), bits, g, s)?;
         }
         Ok(())
@@ -451,7 +517,10 @@ impl Symex<'_, '_, '_> {
     fn const_pointer(&self, p: &BitVec) -> Option<(ObjId, u64)> {
         let c = self.enc.bv_const_value(p)?;
         let off_bits = self.mem.off_bits();
-        Some((ObjId::from_u32((c >> off_bits) as u32), c & ((1u64 << off_bits) - 1)))
+        Some((
+            ObjId::from_u32((c >> off_bits) as u32),
+            c & ((1u64 << off_bits) - 1),
+        ))
     }
 
     /// The typed leaves of `o` inside [off, off + n), which must cover the range exactly.

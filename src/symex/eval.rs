@@ -27,7 +27,10 @@ impl Symex<'_, '_, '_> {
                 Ok(Val::ite(self.enc, c, &va, &vb))
             }
             ExprKind::Cast(inner)
-                if matches!(self.prog.types.get(e.ty), Type::Struct(_) | Type::Array { .. }) =>
+                if matches!(
+                    self.prog.types.get(e.ty),
+                    Type::Struct(_) | Type::Array { .. }
+                ) =>
             {
                 self.eval(inner, s, Some(g))
             }
@@ -39,7 +42,12 @@ impl Symex<'_, '_, '_> {
         }
     }
 
-    pub fn eval_scalar(&mut self, e: &Expr, s: &mut State, guard: Option<Lit>) -> Result<BitVec, SymexError> {
+    pub fn eval_scalar(
+        &mut self,
+        e: &Expr,
+        s: &mut State,
+        guard: Option<Lit>,
+    ) -> Result<BitVec, SymexError> {
         let g = guard.unwrap_or(s.guard);
         self.eval_scalar_g(e, s, g)
     }

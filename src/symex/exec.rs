@@ -152,7 +152,8 @@ impl Symex<'_, '_, '_> {
                 }
                 continue;
             }
-            let obj = self.object_for_type(&var.name, var.ty, ObjKind::Global, InitValue::Static)?;
+            let obj =
+                self.object_for_type(&var.name, var.ty, ObjKind::Global, InitValue::Static)?;
             self.global_obj.insert(v, obj);
         }
         Ok(())
@@ -227,10 +228,7 @@ impl Symex<'_, '_, '_> {
             (_, 0) => Vec::new(),
             (None, _) => Vec::new(),
             (Some(_), n) => {
-                return unsupported(format!(
-                    "thread entry {} with {n} parameters",
-                    func.name
-                ))
+                return unsupported(format!("thread entry {} with {n} parameters", func.name))
             }
         };
         let (end, ret) = self.call(entry, args, st)?;
@@ -693,7 +691,12 @@ impl Symex<'_, '_, '_> {
         self.write_place(dst, v, g, s)
     }
 
-    fn join(&mut self, thread: &Expr, retval: Option<&Expr>, s: &mut State) -> Result<(), SymexError> {
+    fn join(
+        &mut self,
+        thread: &Expr,
+        retval: Option<&Expr>,
+        s: &mut State,
+    ) -> Result<(), SymexError> {
         let v = self.eval_scalar(thread, s, None)?;
         let g = s.guard;
         let atomic = s.atomic.map(|a| a.0);
@@ -741,7 +744,11 @@ impl Symex<'_, '_, '_> {
     }
 
     /// The lock-state locations a mutex pointer may designate, each with its condition.
-    fn lock_targets(&mut self, m: &Expr, s: &mut State) -> Result<Vec<(Location, Lit)>, SymexError> {
+    fn lock_targets(
+        &mut self,
+        m: &Expr,
+        s: &mut State,
+    ) -> Result<Vec<(Location, Lit)>, SymexError> {
         let p = self.eval_scalar(m, s, None)?;
         let off_bits = self.mem.off_bits();
         let mut out = Vec::new();

@@ -91,7 +91,7 @@ pub(crate) struct Lowerer<'a> {
     pub dollar: Option<String>,
 }
 
-const PLACEHOLDER: u32 = u32::MAX;
+const PLACEHOLDER: u32 = u32::MAX - 1;
 
 pub fn lower_unit(
     unit: &TranslationUnit,
