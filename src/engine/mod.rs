@@ -56,6 +56,15 @@ pub struct Outcome {
     pub stats: EngineStats,
 }
 
+impl Outcome {
+    pub fn unknown(reason: String, stats: EngineStats) -> Outcome {
+        Outcome {
+            verdict: Verdict::Unknown(reason),
+            stats,
+        }
+    }
+}
+
 /// The reason text of an UNKNOWN caused by a failing non-property check.
 pub fn check_reason(prog: &crate::ir::Program, kind: &CheckKind, loc: crate::ir::Loc) -> String {
     match kind {
@@ -88,5 +97,37 @@ impl Deadline {
     }
     pub fn passed(&self) -> bool {
         self.left().is_some_and(|l| l.is_zero())
+    }
+}
+
+/// The disjunctions of the checks an engine asks about.
+///
+/// A counterexample is real only if it reaches a property violation without meeting an
+/// unsupported construct anywhere (a value read through an unresolved pointer is arbitrary);
+/// so engines first solve under `err ∧ ¬unsupported`, and only when that is impossible ask for
+/// `other` (a loop past its bound, an unsupported construct), which makes TRUE an UNKNOWN.
+pub struct Checks {
+    pub err: solver_glue::Lit,
+    pub unsupported: solver_glue::Lit,
+    pub other: solver_glue::Lit,
+}
+
+impl Checks {
+    pub fn new(out: &crate::symex::SymexOutput, enc: &mut encoder::Encoder) -> Checks {
+        let lits = |f: &dyn Fn(&CheckKind) -> bool| -> Vec<solver_glue::Lit> {
+            out.checks
+                .iter()
+                .filter(|c| f(&c.kind))
+                .map(|c| c.lit)
+                .collect()
+        };
+        let props = lits(&|k| matches!(k, CheckKind::Property(_)));
+        let unsupp = lits(&|k| matches!(k, CheckKind::Unsupported(_)));
+        let others = lits(&|k| !matches!(k, CheckKind::Property(_)));
+        Checks {
+            err: enc.or_all(&props),
+            unsupported: enc.or_all(&unsupp),
+            other: enc.or_all(&others),
+        }
     }
 }

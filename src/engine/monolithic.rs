@@ -10,47 +10,59 @@ use std::time::Instant;
 use encoder::{encode_links, Encoder, LiteralMode, ProgramOrder, ScheduleEncoding};
 use solver_glue::{make_solver, Budget, Lit, SolveResult};
 
-use super::{check_reason, Deadline, EngineOptions, EngineStats, Outcome, Trace, Verdict};
+use super::{check_reason, Checks, Deadline, EngineOptions, EngineStats, Outcome, Trace, Verdict};
 use crate::ir::Program;
-use crate::symex::{self, CheckKind, SymexError};
+use crate::symex::{self, CheckKind, SymexError, SymexOutput};
+
+/// Runs of symbolic execution allowed to learn the objects pointers may designate.
+pub const MAX_RUNS: usize = 4;
 
 pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
     let start = Instant::now();
     let deadline = Deadline::new(opts.timeout);
     let mut stats = EngineStats::default();
-    let mut solver = match make_solver(&opts.solver) {
-        Ok(s) => s,
-        Err(e) => {
-            return Outcome {
-                verdict: Verdict::Unknown(e.to_string()),
-                stats,
+    let mut known = Vec::new();
+    // A rerun is needed only when a pointer read from memory may designate an object that a
+    // thread executed later makes; each run knows more objects, so this ends quickly.
+    for _ in 0..MAX_RUNS {
+        let mut solver = match make_solver(&opts.solver) {
+            Ok(s) => s,
+            Err(e) => return Outcome::unknown(e.to_string(), stats),
+        };
+        let mut enc = Encoder::new(&mut *solver);
+        let out = match symex::run(prog, &opts.symex, &mut enc, &known) {
+            Ok(o) => o,
+            Err(SymexError::Unsupported(what)) => {
+                return Outcome::unknown(format!("unsupported: {what}"), stats)
             }
+        };
+        if out.missed_objects {
+            known = out.dynamic_objects;
+            continue;
         }
-    };
-    let mut enc = Encoder::new(&mut *solver);
-    let verdict = run(prog, opts, &mut enc, &deadline, &mut stats);
-    let s = enc.solver_ref().stats();
-    stats.vars = s.vars;
-    stats.clauses = s.clauses;
-    stats.solves = s.solves;
-    stats.sat_time = s.solve_time;
-    stats.total_time = start.elapsed();
-    Outcome { verdict, stats }
+        let verdict = decide(prog, opts, &out, &mut enc, &deadline, &mut stats);
+        let s = enc.solver_ref().stats();
+        stats.vars = s.vars;
+        stats.clauses = s.clauses;
+        stats.solves = s.solves;
+        stats.sat_time = s.solve_time;
+        stats.total_time = start.elapsed();
+        return Outcome { verdict, stats };
+    }
+    Outcome::unknown(
+        "unsupported: pointers to objects made by threads executed later".into(),
+        stats,
+    )
 }
 
-fn run(
+fn decide(
     prog: &Program,
     opts: &EngineOptions,
+    out: &SymexOutput,
     enc: &mut Encoder,
     deadline: &Deadline,
     stats: &mut EngineStats,
 ) -> Verdict {
-    let out = match symex::run(prog, &opts.symex, enc) {
-        Ok(o) => o,
-        Err(SymexError::Unsupported(what)) => {
-            return Verdict::Unknown(format!("unsupported: {what}"))
-        }
-    };
     let eq = &out.equation;
     stats.events = eq.events.len();
     stats.threads = out.threads.len();
@@ -69,17 +81,8 @@ fn run(
     };
     stats.xi_clauses = xi.size().clauses;
 
-    let props: Vec<Lit> = out.property_checks().map(|c| c.lit).collect();
-    let others: Vec<Lit> = out
-        .checks
-        .iter()
-        .filter(|c| !matches!(c.kind, CheckKind::Property(_)))
-        .map(|c| c.lit)
-        .collect();
-    let err = enc.or_all(&props);
-    let other = enc.or_all(&others);
-
-    match solve(enc, err, deadline) {
+    let checks = Checks::new(out, enc);
+    match solve(enc, &[checks.err, !checks.unsupported], deadline) {
         SolveResult::Sat => {
             let failed = out
                 .property_checks()
@@ -88,13 +91,13 @@ fn run(
                 .clone();
             let present = |e: encoder::Event| enc.value(eq.events[e].guard);
             let order = xi.order(eq, enc, present);
-            let trace = Trace::build(prog, &out, enc, &order, &failed);
+            let trace = Trace::build(prog, out, enc, &order, &failed);
             return Verdict::False { trace };
         }
         SolveResult::Interrupted => return Verdict::Unknown("timeout".into()),
         SolveResult::Unsat => {}
     }
-    match solve(enc, other, deadline) {
+    match solve(enc, &[checks.other], deadline) {
         SolveResult::Sat => {
             let c = out
                 .checks
@@ -111,16 +114,17 @@ fn run(
 }
 
 /// One solve under `assume`, within the deadline.
-fn solve(enc: &mut Encoder, assume: Lit, deadline: &Deadline) -> SolveResult {
-    if enc.const_value(assume) == Some(false) {
+pub(crate) fn solve(enc: &mut Encoder, assume: &[Lit], deadline: &Deadline) -> SolveResult {
+    if assume.iter().any(|&l| enc.const_value(l) == Some(false)) {
         return SolveResult::Unsat;
     }
     if deadline.passed() {
         return SolveResult::Interrupted;
     }
+    // Every back end enforces a time budget; only conflict budgets may be refused.
     let _ = enc.solver().set_budget(Budget {
         time: deadline.left(),
         conflicts: None,
     });
-    enc.solver().solve(&[assume])
+    enc.solver().solve(assume)
 }

@@ -300,7 +300,10 @@ impl Symex<'_, '_, '_> {
         let off = self.enc.bv_add(&off_part, &lo_c);
         let objs: Vec<ObjId> = match self.enc.bv_const_value(&obj_part) {
             Some(o) => vec![ObjId::from_u32(o as u32)],
-            None => self.mem.objects.keys().collect(),
+            None => {
+                self.sym_deref = true;
+                self.mem.objects.keys().collect()
+            }
         };
         let mut out = Vec::new();
         for o in objs {

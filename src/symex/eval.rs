@@ -77,7 +77,12 @@ impl Symex<'_, '_, '_> {
             },
             ExprKind::AddrOf(place) => self.address_of(place, s, g),
             ExprKind::FuncAddr(f) => {
-                let o = self.func_obj[f];
+                let Some(&o) = self.func_obj.get(f) else {
+                    return unsupported(format!(
+                        "address of function {} without a body",
+                        self.prog.funcs[*f].name
+                    ));
+                };
                 Ok(self.enc.bv_const(bits, self.mem.pointer(o, 0)))
             }
             ExprKind::Unary(op, a) => {

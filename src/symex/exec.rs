@@ -56,6 +56,31 @@ pub(super) struct Symex<'a, 'b, 's> {
     pub event_info: SecondaryMap<encoder::Event, EventInfo>,
     pub checks: Vec<Check>,
     pub nondets: Vec<NondetInput>,
+    /// Heap objects and address-taken locals made during execution, by their key.
+    pub dynamic: Vec<(ObjKey, ObjId)>,
+    /// Objects already known from an earlier run (so that pointers read from shared memory
+    /// can designate objects that threads executed later will make).
+    known: HashMap<ObjKey, ObjId>,
+    occurrences: HashMap<(u32, ObjTag), u32>,
+    /// A pointer with a computed object part has been dereferenced.
+    pub sym_deref: bool,
+    /// An object unknown to such a dereference was made after it.
+    pub missed_objects: bool,
+}
+
+/// What a dynamic object is made for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ObjTag {
+    Heap(u32),
+    Local(VarId),
+}
+
+/// Identifies a dynamic object across runs: the thread, what makes it, and which occurrence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ObjKey {
+    pub thread: u32,
+    pub tag: ObjTag,
+    pub occurrence: u32,
 }
 
 /// Runs symbolic execution of `prog` (which must have `main`) on `enc`.
@@ -63,6 +88,7 @@ pub fn run(
     prog: &Program,
     opts: &SymexOptions,
     enc: &mut Encoder,
+    known: &[(ObjKey, Object)],
 ) -> Result<SymexOutput, SymexError> {
     let main = match prog.main {
         Some(m) => m,
@@ -95,8 +121,19 @@ pub fn run(
         event_info: SecondaryMap::new(),
         checks: Vec::new(),
         nondets: Vec::new(),
+        dynamic: Vec::new(),
+        known: HashMap::new(),
+        occurrences: HashMap::new(),
+        sym_deref: false,
+        missed_objects: false,
     };
     sx.make_static_objects()?;
+    for (key, obj) in known {
+        let mut o = obj.clone();
+        o.cells.clear();
+        let id = sx.mem.add(o).or_else(unsupported)?;
+        sx.known.insert(*key, id);
+    }
 
     // The initialisers run before main, on memory that is not yet shared.
     let init_thread = sx.eq.init_thread();
@@ -117,7 +154,18 @@ pub fn run(
         sx.run_thread(i)?;
     }
     sx.finish_init_writes();
+    let dynamic = sx
+        .dynamic
+        .iter()
+        .map(|&(k, id)| {
+            let mut o = sx.mem.objects[id].clone();
+            o.cells.clear();
+            (k, o)
+        })
+        .collect();
     Ok(SymexOutput {
+        dynamic_objects: dynamic,
+        missed_objects: sx.missed_objects,
         equation: sx.eq,
         event_info: sx.event_info,
         checks: sx.checks,
@@ -129,6 +177,9 @@ pub fn run(
 impl Symex<'_, '_, '_> {
     fn make_static_objects(&mut self) -> Result<(), SymexError> {
         for (f, func) in self.prog.funcs.iter() {
+            if func.body.is_none() {
+                continue;
+            }
             let id = self
                 .mem
                 .add(Object {
@@ -475,7 +526,11 @@ impl Symex<'_, '_, '_> {
         }
         let targets: Vec<(FuncId, Lit)> = match callee {
             Callee::Direct(f) => vec![(*f, s.guard)],
-            Callee::Indirect(e) => self.resolve_function_pointer(e, &mut s)?,
+            Callee::Indirect(e) => {
+                let bits: Vec<Option<u32>> =
+                    vals.iter().map(|v| v.scalar().map(|b| b.width())).collect();
+                self.resolve_function_pointer(e, &bits, &mut s)?
+            }
         };
         let mut result: Option<State> = None;
         for (f, g) in targets {
@@ -500,27 +555,21 @@ impl Symex<'_, '_, '_> {
     }
 
     /// The functions a function pointer may name, each with the guard under which it does.
+    /// Only functions whose parameters fit `arg_bits` are candidates; a call of anything else
+    /// through the pointer is undefined and reported as unsupported.
     fn resolve_function_pointer(
         &mut self,
         e: &Expr,
+        arg_bits: &[Option<u32>],
         s: &mut State,
     ) -> Result<Vec<(FuncId, Lit)>, SymexError> {
         let v = self.eval_scalar(e, s, None)?;
-        if let Some(c) = self.enc.bv_const_value(&v) {
-            for (&f, &o) in &self.func_obj {
-                if self.mem.pointer(o, 0) == c {
-                    return Ok(vec![(f, s.guard)]);
-                }
-            }
-            self.unsupported_check("call through an invalid function pointer", s.guard);
-            return Ok(Vec::new());
-        }
-        let mut out = Vec::new();
-        let mut hits = Vec::new();
         let mut funcs: Vec<(FuncId, ObjId)> = self.func_obj.iter().map(|(&f, &o)| (f, o)).collect();
         funcs.sort();
+        let mut out = Vec::new();
+        let mut hits = Vec::new();
         for (f, o) in funcs {
-            if self.prog.funcs[f].body.is_none() {
+            if !self.fits(f, arg_bits) {
                 continue;
             }
             let k = self.enc.bv_const(v.width(), self.mem.pointer(o, 0));
@@ -533,8 +582,27 @@ impl Symex<'_, '_, '_> {
         }
         let any = self.enc.or_all(&hits);
         let miss = self.enc.and(s.guard, !any);
-        self.unsupported_check("call through an unresolved function pointer", miss);
+        self.unsupported_check(
+            "call through a pointer to no function of a fitting type",
+            miss,
+        );
         Ok(out)
+    }
+
+    /// Whether `f` has a body and parameters of the given widths (None: an aggregate).
+    fn fits(&self, f: FuncId, arg_bits: &[Option<u32>]) -> bool {
+        let func = &self.prog.funcs[f];
+        func.body.is_some()
+            && func.params.len() == arg_bits.len()
+            && func.params.iter().zip(arg_bits).all(|(&p, b)| {
+                let ty = self.prog.vars[p].ty;
+                let pb = self
+                    .prog
+                    .types
+                    .is_scalar(ty)
+                    .then(|| self.prog.types.bits(ty));
+                pb == *b
+            })
     }
 
     /// Instructions that neither jump nor call.
@@ -559,26 +627,26 @@ impl Symex<'_, '_, '_> {
                 s.guard = self.enc.and(s.guard, c);
             }
             InstrKind::ThreadCreate { handle, entry, arg } => {
-                let f = match entry {
-                    Callee::Direct(f) => *f,
+                let a = self.eval(arg, s, None)?;
+                let entries = match entry {
+                    Callee::Direct(f) => vec![(*f, s.guard)],
                     Callee::Indirect(e) => {
-                        let t = self.resolve_function_pointer(e, s)?;
-                        match t.as_slice() {
-                            [(f, _)] => *f,
-                            _ => return unsupported("pthread_create with a computed entry"),
-                        }
+                        let bits = [a.scalar().map(|b| b.width())];
+                        self.resolve_function_pointer(e, &bits, s)?
                     }
                 };
-                let a = self.eval(arg, s, None)?;
-                let child = self.eq.add_thread();
+                let bits = self.prog.types.bits(handle.ty);
+                let mut hv = self.enc.bv_fresh(bits);
                 let atomic = s.atomic.map(|a| a.0);
-                self.eq.add_create(self.cur, child, s.guard, atomic);
-                let number = self.spawn(child, f, Some(a), s.guard, self.loc)?;
-                let hty = handle.ty;
-                let bits = self.prog.types.bits(hty);
-                let v = self.enc.bv_const(bits, number as u64);
+                for (f, g) in entries {
+                    let child = self.eq.add_thread();
+                    self.eq.add_create(self.cur, child, g, atomic);
+                    let number = self.spawn(child, f, Some(a.clone()), g, self.loc)?;
+                    let k = self.enc.bv_const(bits, number as u64);
+                    hv = self.enc.bv_ite(g, &k, &hv);
+                }
                 let g = s.guard;
-                self.write_place(handle, Val::Scalar(v), g, s)?;
+                self.write_place(handle, Val::Scalar(hv), g, s)?;
             }
             InstrKind::ThreadJoin { thread, retval } => self.join(thread, retval.as_ref(), s)?,
             InstrKind::ThreadSelf { dst } => {
@@ -895,17 +963,17 @@ impl Symex<'_, '_, '_> {
                         .collect::<Vec<_>>(),
                 )
             });
-        let obj = self
-            .mem
-            .add(Object {
+        let obj = self.dynamic_object(
+            ObjTag::Heap(site),
+            Object {
                 name,
                 kind: ObjKind::Heap,
                 size: n,
                 leaves,
                 init,
                 cells: Default::default(),
-            })
-            .or_else(unsupported)?;
+            },
+        )?;
         if let Some(d) = dst {
             let bits = self.prog.types.bits(d.ty);
             let p = self.enc.bv_const(bits, self.mem.pointer(obj, 0));
@@ -943,9 +1011,46 @@ impl Symex<'_, '_, '_> {
         }
         let var = &self.prog.vars[v];
         let name = format!("{}@{}", var.name, self.frame);
-        let o = self.object_for_type(&name, var.ty, ObjKind::Local, InitValue::Nondet)?;
+        let types = &self.prog.types;
+        let obj = Object {
+            name,
+            kind: ObjKind::Local,
+            size: types.size_of(var.ty).unwrap_or(0),
+            leaves: super::memory::leaves(types, var.ty).ok(),
+            init: InitValue::Nondet,
+            cells: Default::default(),
+        };
+        let o = self.dynamic_object(ObjTag::Local(v), obj)?;
         self.local_obj.insert(key, o);
         Ok(o)
+    }
+
+    /// Makes (or finds, when an earlier run made it) a heap object or address-taken local.
+    fn dynamic_object(&mut self, tag: ObjTag, obj: Object) -> Result<ObjId, SymexError> {
+        let occ = self.occurrences.entry((self.cur_number, tag)).or_insert(0);
+        let key = ObjKey {
+            thread: self.cur_number,
+            tag,
+            occurrence: *occ,
+        };
+        *occ += 1;
+        let id = match self.known.get(&key) {
+            Some(&id) => {
+                let o = &mut self.mem.objects[id];
+                if o.size != obj.size {
+                    return unsupported("object whose size differs between runs");
+                }
+                id
+            }
+            None => {
+                if self.sym_deref {
+                    self.missed_objects = true;
+                }
+                self.mem.add(obj).or_else(unsupported)?
+            }
+        };
+        self.dynamic.push((key, id));
+        Ok(id)
     }
 
     /// Bit-vector resized to `bits`, extending by `signed`.

@@ -28,7 +28,7 @@ use solver_glue::Lit;
 
 use crate::ir::{FuncId, Loc, LoopId, PropId};
 
-pub use exec::run;
+pub use exec::{run, ObjKey, ObjTag};
 
 /// How far to unwind.
 #[derive(Clone, Debug)]
@@ -113,6 +113,11 @@ pub struct SymexOutput {
     pub checks: Vec<Check>,
     pub nondets: Vec<NondetInput>,
     pub threads: Vec<ThreadInfo>,
+    /// The heap objects and address-taken locals made, for a rerun.
+    pub dynamic_objects: Vec<(ObjKey, memory::Object)>,
+    /// A pointer read from memory was dereferenced before some object it may designate was
+    /// made: run again with `dynamic_objects` known from the start.
+    pub missed_objects: bool,
 }
 
 impl SymexOutput {
