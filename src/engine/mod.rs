@@ -4,6 +4,7 @@
 //! baseline). Both engines share [`Outcome`], [`EngineOptions`] and the trace builder.
 
 pub mod monolithic;
+pub mod null_solver;
 pub mod trace;
 
 use std::time::{Duration, Instant};

@@ -10,9 +10,10 @@ use std::time::Instant;
 use encoder::{encode_links, Encoder, LiteralMode, ProgramOrder, ScheduleEncoding};
 use solver_glue::{make_solver, Budget, Lit, SolveResult};
 
+use super::null_solver::NullSolver;
 use super::{check_reason, Checks, Deadline, EngineOptions, EngineStats, Outcome, Trace, Verdict};
 use crate::ir::Program;
-use crate::symex::{self, CheckKind, SymexError, SymexOutput};
+use crate::symex::{self, CheckKind, Knowledge, SymexOutput};
 
 /// Runs of symbolic execution allowed to learn the objects pointers may designate.
 pub const MAX_RUNS: usize = 4;
@@ -21,23 +22,22 @@ pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
     let start = Instant::now();
     let deadline = Deadline::new(opts.timeout);
     let mut stats = EngineStats::default();
-    let mut known = Vec::new();
-    // A rerun is needed only when a pointer read from memory may designate an object that a
-    // thread executed later makes; each run knows more objects, so this ends quickly.
+    let mut knowledge = match learn(prog, opts) {
+        Ok(k) => k,
+        Err(reason) => return Outcome::unknown(reason, stats),
+    };
     for _ in 0..MAX_RUNS {
         let mut solver = match make_solver(&opts.solver) {
             Ok(s) => s,
             Err(e) => return Outcome::unknown(e.to_string(), stats),
         };
         let mut enc = Encoder::new(&mut *solver);
-        let out = match symex::run(prog, &opts.symex, &mut enc, &known) {
+        let out = match symex::run(prog, &opts.symex, &mut enc, &knowledge) {
             Ok(o) => o,
-            Err(SymexError::Unsupported(what)) => {
-                return Outcome::unknown(format!("unsupported: {what}"), stats)
-            }
+            Err(e) => return Outcome::unknown(e.to_string(), stats),
         };
-        if out.missed_objects {
-            known = out.dynamic_objects;
+        if out.rerun {
+            knowledge = out.knowledge;
             continue;
         }
         let verdict = decide(prog, opts, &out, &mut enc, &deadline, &mut stats);
@@ -53,6 +53,18 @@ pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
         "unsupported: pointers to objects made by threads executed later".into(),
         stats,
     )
+}
+
+/// A first run of symbolic execution on a solver that keeps nothing: which objects the
+/// program makes and which are private to one thread. Pointers read from memory may designate
+/// objects made by threads executed later, and private objects need no events.
+pub(crate) fn learn(prog: &Program, opts: &EngineOptions) -> Result<Knowledge, String> {
+    let mut null = NullSolver::default();
+    let mut enc = Encoder::new(&mut null);
+    match symex::run(prog, &opts.symex, &mut enc, &Knowledge::default()) {
+        Ok(out) => Ok(out.knowledge),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 fn decide(

@@ -368,6 +368,8 @@ impl Symex<'_, '_, '_> {
                     .get(&(o, off))
                     .cloned()
                     .unwrap_or_else(|| self.enc.bv_const(bits, 0))
+            } else if let Some(old) = self.private_cell(o, off, bits, s) {
+                old
             } else {
                 self.emit_read(loc, g, bits, s)
             };
@@ -411,6 +413,9 @@ impl Symex<'_, '_, '_> {
                     .unwrap_or_else(|| self.enc.bv_const(bits, 0));
                 let new = self.enc.bv_ite(g, &v, &old);
                 self.init_vals.insert((o, off), new);
+            } else if let Some(old) = self.private_cell(o, off, bits, s) {
+                let new = self.enc.bv_ite(g, &v, &old);
+                s.mem.insert((o, off), new);
             } else {
                 self.emit_write(loc, g, v.clone(), s);
             }
@@ -423,6 +428,43 @@ impl Symex<'_, '_, '_> {
             bad,
         );
         Ok(())
+    }
+
+    /// Records an access of `o` by the current thread; for an object private to it, the
+    /// cell's current value on the path.
+    fn private_cell(&mut self, o: ObjId, off: u64, bits: u32, s: &mut State) -> Option<BitVec> {
+        let me = self.cur_number;
+        self.accessors
+            .entry(o)
+            .and_modify(|w| {
+                if *w != Some(me) {
+                    *w = None
+                }
+            })
+            .or_insert(Some(me));
+        let owner = *self.private_owner.get(&o)?;
+        if owner != me {
+            self.private_broken = true;
+            return None;
+        }
+        if let Some(v) = s.mem.get(&(o, off)) {
+            return Some(v.clone());
+        }
+        let v = match (self.init_vals.get(&(o, off)), self.mem.objects[o].init) {
+            (Some(v), _) => v.clone(),
+            (None, super::memory::InitValue::Nondet) => {
+                if let Some(v) = self.private_init.get(&(o, off)) {
+                    v.clone()
+                } else {
+                    let v = self.enc.bv_fresh(bits);
+                    self.private_init.insert((o, off), v.clone());
+                    v
+                }
+            }
+            (None, _) => self.enc.bv_const(bits, 0),
+        };
+        s.mem.insert((o, off), v.clone());
+        Some(v)
     }
 
     pub fn emit_read(&mut self, loc: Location, guard: Lit, bits: u32, s: &State) -> BitVec {

@@ -66,6 +66,33 @@ pub(super) struct Symex<'a, 'b, 's> {
     pub sym_deref: bool,
     /// An object unknown to such a dereference was made after it.
     pub missed_objects: bool,
+    /// Objects private to one thread (by thread number), from an earlier run.
+    pub private_owner: HashMap<ObjId, u32>,
+    private_by_ident: HashMap<ObjIdent, u32>,
+    /// Nondet initial values of private cells.
+    pub private_init: HashMap<(ObjId, u64), BitVec>,
+    /// Which threads accessed each object in this run.
+    pub accessors: HashMap<ObjId, Option<u32>>,
+    /// A thread other than its owner accessed a private object: the run is not exact.
+    pub private_broken: bool,
+    static_objects: usize,
+}
+
+/// An object's identity across runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ObjIdent {
+    /// Functions and globals, made first and in a fixed order.
+    Static(ObjId),
+    Dynamic(ObjKey),
+}
+
+/// What a run learns for the next one.
+#[derive(Clone, Debug, Default)]
+pub struct Knowledge {
+    /// Dynamic objects, so pointers read from memory can designate them from the start.
+    pub objects: Vec<(ObjKey, Object)>,
+    /// Objects only one thread accesses, with its number.
+    pub private: Vec<(ObjIdent, u32)>,
 }
 
 /// What a dynamic object is made for.
@@ -88,7 +115,7 @@ pub fn run(
     prog: &Program,
     opts: &SymexOptions,
     enc: &mut Encoder,
-    known: &[(ObjKey, Object)],
+    knowledge: &Knowledge,
 ) -> Result<SymexOutput, SymexError> {
     let main = match prog.main {
         Some(m) => m,
@@ -126,9 +153,21 @@ pub fn run(
         occurrences: HashMap::new(),
         sym_deref: false,
         missed_objects: false,
+        private_owner: HashMap::new(),
+        private_by_ident: knowledge.private.iter().copied().collect(),
+        private_init: HashMap::new(),
+        accessors: HashMap::new(),
+        private_broken: false,
+        static_objects: 0,
     };
     sx.make_static_objects()?;
-    for (key, obj) in known {
+    sx.static_objects = sx.mem.objects.len();
+    for (ident, owner) in &knowledge.private {
+        if let ObjIdent::Static(o) = ident {
+            sx.private_owner.insert(*o, *owner);
+        }
+    }
+    for (key, obj) in &knowledge.objects {
         let mut o = obj.clone();
         o.cells.clear();
         let id = sx.mem.add(o).or_else(unsupported)?;
@@ -154,7 +193,7 @@ pub fn run(
         sx.run_thread(i)?;
     }
     sx.finish_init_writes();
-    let dynamic = sx
+    let objects = sx
         .dynamic
         .iter()
         .map(|&(k, id)| {
@@ -163,9 +202,30 @@ pub fn run(
             (k, o)
         })
         .collect();
+    let ident: HashMap<ObjId, ObjIdent> = sx
+        .dynamic
+        .iter()
+        .map(|&(k, id)| (id, ObjIdent::Dynamic(k)))
+        .collect();
+    let mut private: Vec<(ObjIdent, u32)> = sx
+        .accessors
+        .iter()
+        .filter_map(|(&o, &who)| {
+            let owner = who?;
+            let id = if o.index() < sx.static_objects {
+                ObjIdent::Static(o)
+            } else {
+                *ident.get(&o)?
+            };
+            // Mutex objects keep their lock events: only plain data becomes private.
+            let has_lock = sx.locks.keys().any(|&(lo, _)| lo == o);
+            (!has_lock).then_some((id, owner))
+        })
+        .collect();
+    private.sort_by_key(|(i, _)| format!("{i:?}"));
     Ok(SymexOutput {
-        dynamic_objects: dynamic,
-        missed_objects: sx.missed_objects,
+        knowledge: Knowledge { objects, private },
+        rerun: sx.missed_objects || sx.private_broken,
         equation: sx.eq,
         event_info: sx.event_info,
         checks: sx.checks,
@@ -308,6 +368,9 @@ impl Symex<'_, '_, '_> {
     fn finish_init_writes(&mut self) {
         let mut cells: Vec<(ObjId, u64, u32, Location, InitValue)> = Vec::new();
         for (o, obj) in self.mem.objects.iter() {
+            if self.private_owner.contains_key(&o) {
+                continue;
+            }
             for (&off, &(bits, loc)) in &obj.cells {
                 cells.push((o, off, bits, loc, obj.init));
             }
@@ -1049,6 +1112,9 @@ impl Symex<'_, '_, '_> {
                 self.mem.add(obj).or_else(unsupported)?
             }
         };
+        if let Some(&owner) = self.private_by_ident.get(&ObjIdent::Dynamic(key)) {
+            self.private_owner.insert(id, owner);
+        }
         self.dynamic.push((key, id));
         Ok(id)
     }

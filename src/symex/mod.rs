@@ -28,7 +28,7 @@ use solver_glue::Lit;
 
 use crate::ir::{FuncId, Loc, LoopId, PropId};
 
-pub use exec::{run, ObjKey, ObjTag};
+pub use exec::{run, Knowledge, ObjIdent, ObjKey, ObjTag};
 
 /// How far to unwind.
 #[derive(Clone, Debug)]
@@ -113,11 +113,12 @@ pub struct SymexOutput {
     pub checks: Vec<Check>,
     pub nondets: Vec<NondetInput>,
     pub threads: Vec<ThreadInfo>,
-    /// The heap objects and address-taken locals made, for a rerun.
-    pub dynamic_objects: Vec<(ObjKey, memory::Object)>,
-    /// A pointer read from memory was dereferenced before some object it may designate was
-    /// made: run again with `dynamic_objects` known from the start.
-    pub missed_objects: bool,
+    /// What this run learnt about objects, for a rerun.
+    pub knowledge: Knowledge,
+    /// The run was not exact: a pointer read from memory was dereferenced before an object it
+    /// may designate was made, or an object taken as private was accessed by another thread.
+    /// Run again with `knowledge`.
+    pub rerun: bool,
 }
 
 impl SymexOutput {

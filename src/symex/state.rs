@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use encoder::{AtomicBlock, BitVec, Encoder};
 use solver_glue::Lit;
 
+use super::memory::ObjId;
 use crate::ir::VarId;
 
 /// The value of a variable or expression: a scalar, or the scalar leaves of an aggregate
@@ -69,6 +70,9 @@ pub struct State {
     /// The path condition: the path is executed iff this holds.
     pub guard: Lit,
     pub vars: HashMap<VarKey, Val>,
+    /// Cells of objects private to this thread (only it ever accesses them): kept on the path
+    /// like variables instead of becoming events.
+    pub mem: HashMap<(ObjId, u64), BitVec>,
     /// The atomic section the path is in and its nesting depth.
     pub atomic: Option<(AtomicBlock, u32)>,
 }
@@ -78,6 +82,7 @@ impl State {
         State {
             guard,
             vars: HashMap::new(),
+            mem: HashMap::new(),
             atomic: None,
         }
     }
@@ -112,6 +117,18 @@ impl State {
                 }
                 None => {
                     self.vars.insert(k, v);
+                }
+            }
+        }
+        for (k, v) in other.mem {
+            match self.mem.get_mut(&k) {
+                Some(mine) => {
+                    if *mine != v {
+                        *mine = enc.bv_ite(g, &v, mine);
+                    }
+                }
+                None => {
+                    self.mem.insert(k, v);
                 }
             }
         }
