@@ -99,7 +99,10 @@ fn random_3sat_model_satisfies_the_formula_with_every_back_end() {
             let stdout = text(&out.stdout);
             assert!(stdout.lines().any(|l| l == "s SATISFIABLE"), "{stdout}");
             let model = model_of(&stdout, cnf.num_vars);
-            assert!(cnf.is_satisfied_by(&model), "{name}: model violates the formula");
+            assert!(
+                cnf.is_satisfied_by(&model),
+                "{name}: model violates the formula"
+            );
         }
     }
 }
@@ -140,7 +143,13 @@ fn timeout_gives_unknown_quickly_with_every_back_end() {
     let file = TempFile::new(pigeonhole(11, 10).to_dimacs_string().as_bytes());
     for name in solver_names() {
         let start = Instant::now();
-        let out = yogar_sat(&["--timeout", "0.3", "--solver", name, file.0.to_str().unwrap()]);
+        let out = yogar_sat(&[
+            "--timeout",
+            "0.3",
+            "--solver",
+            name,
+            file.0.to_str().unwrap(),
+        ]);
         assert!(start.elapsed() < Duration::from_secs(3), "{name}");
         assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out.stderr));
         assert!(text(&out.stdout).lines().any(|l| l == "s UNKNOWN"));

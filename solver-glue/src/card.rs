@@ -88,7 +88,11 @@ mod tests {
                         .iter()
                         .filter(|l| (input >> l.var().index() & 1 == 1) == l.is_positive())
                         .count();
-                    let expected = if exact { true_lits == 1 } else { true_lits <= 1 };
+                    let expected = if exact {
+                        true_lits == 1
+                    } else {
+                        true_lits <= 1
+                    };
                     assert_eq!(
                         extends(&cnf, n, input),
                         expected,

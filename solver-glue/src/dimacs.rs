@@ -156,7 +156,10 @@ pub fn parse(text: &[u8]) -> Result<Cnf, DimacsError> {
         return Err(error(last_line.max(1), "no 'p cnf' header".into()));
     };
     if !clause.is_empty() {
-        return Err(error(clause_line, "the last clause is not terminated by 0".into()));
+        return Err(error(
+            clause_line,
+            "the last clause is not terminated by 0".into(),
+        ));
     }
     if clauses.len() != count {
         return Err(error(
@@ -213,7 +216,11 @@ mod tests {
             (b"p cnf x 1\n", 1, "malformed header"),
             (b"p cnf 2 1\n1 x 0\n", 2, "'x' is not a literal"),
             (b"p cnf 2 1\n1 3 0\n", 2, "exceeds"),
-            (b"p cnf 2 2\n1 0\n", 2, "announces 2 clauses but there are 1"),
+            (
+                b"p cnf 2 2\n1 0\n",
+                2,
+                "announces 2 clauses but there are 1",
+            ),
             (b"p cnf 2 1\n1 0\n2 0\n", 3, "announces 1"),
             (b"p cnf 2 1\n1\n2\n", 2, "not terminated"),
             (b"c only comments\n", 1, "no 'p cnf' header"),
@@ -222,7 +229,12 @@ mod tests {
         ];
         for (text, line, needle) in cases {
             let err = parse(text).unwrap_err();
-            assert_eq!(err.line, *line, "{err} for {:?}", String::from_utf8_lossy(text));
+            assert_eq!(
+                err.line,
+                *line,
+                "{err} for {:?}",
+                String::from_utf8_lossy(text)
+            );
             assert!(err.message.contains(needle), "{err}");
             assert!(!err.to_string().contains('\n'));
         }

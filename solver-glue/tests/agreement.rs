@@ -5,7 +5,7 @@ mod common;
 
 use common::{all_solvers, brute_force, check_core, check_model};
 use solver_glue::gen::{incremental_script, random_ksat, Rng, ScriptShape};
-use solver_glue::{Lit, SatSolver, SolveResult, Var};
+use solver_glue::{Lit, SolveResult, Var};
 
 #[test]
 fn random_formulas_agree_with_each_other_and_brute_force() {
@@ -142,7 +142,11 @@ fn edge_cases() {
         assert_eq!(solver.failed_core(), vec![a.neg()], "{name}");
         assert_eq!(solver.value(a.pos()), None, "{name}: no model after Unsat");
         // A variable never seen before as an assumption.
-        assert_eq!(solver.solve(&[Lit::from_dimacs(-9)]), SolveResult::Sat, "{name}");
+        assert_eq!(
+            solver.solve(&[Lit::from_dimacs(-9)]),
+            SolveResult::Sat,
+            "{name}"
+        );
         assert_eq!(solver.value(Lit::from_dimacs(9)), Some(false), "{name}");
         assert!(solver.failed_core().is_empty());
         // Adding a clause discards the model.
@@ -168,4 +172,29 @@ fn factory() {
     }
     let err = make_solver("minisat").err().expect("unknown name");
     assert!(err.to_string().contains("minisat"));
+}
+
+#[test]
+fn exactly_one_has_one_model_per_literal_on_every_back_end() {
+    use solver_glue::card::exactly_one;
+    for n in [1usize, 4, 7, 12] {
+        for mut solver in all_solvers() {
+            let lits: Vec<Lit> = (0..n).map(|_| solver.new_var().pos()).collect();
+            exactly_one(&mut *solver, &lits);
+            // Enumerate the models projected on `lits`, blocking each one found.
+            let mut models = 0;
+            while solver.solve(&[]) == SolveResult::Sat {
+                let true_lits: Vec<Lit> = lits
+                    .iter()
+                    .copied()
+                    .filter(|&l| solver.value(l) == Some(true))
+                    .collect();
+                assert_eq!(true_lits.len(), 1, "{}", solver.name());
+                models += 1;
+                assert!(models <= n, "{}", solver.name());
+                solver.add_clause(&[!true_lits[0]]);
+            }
+            assert_eq!(models, n, "{} n={n}", solver.name());
+        }
+    }
 }

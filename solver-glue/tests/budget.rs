@@ -35,7 +35,11 @@ fn time_budget_interrupts_pigeonhole() {
         };
         solver.set_budget(budget).unwrap();
         let start = Instant::now();
-        assert_eq!(solver.solve(&[selector]), SolveResult::Interrupted, "{name}");
+        assert_eq!(
+            solver.solve(&[selector]),
+            SolveResult::Interrupted,
+            "{name}"
+        );
         let took = start.elapsed();
         assert!(took < Duration::from_millis(1500), "{name} took {took:?}");
         assert_eq!(solver.value(selector), None, "{name}");
@@ -67,7 +71,11 @@ fn conflict_budget_interrupts_pigeonhole_or_is_refused() {
         match solver.set_budget(budget) {
             Ok(()) => {
                 let start = Instant::now();
-                assert_eq!(solver.solve(&[selector]), SolveResult::Interrupted, "{name}");
+                assert_eq!(
+                    solver.solve(&[selector]),
+                    SolveResult::Interrupted,
+                    "{name}"
+                );
                 assert!(start.elapsed() < Duration::from_secs(5), "{name}");
                 let conflicts = solver.stats().conflicts.expect("counts conflicts");
                 // Stopped at the limit. CaDiCaL's count is of learned clauses, a little lower

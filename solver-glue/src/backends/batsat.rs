@@ -154,8 +154,12 @@ impl SatSolver for BatsatSolver {
         self.core.clear();
         if result == SolveResult::Unsat {
             // batsat reports the final conflict clause: the negations of failed assumptions.
-            self.core
-                .extend(self.solver.unsat_core().iter().map(|&l| !Self::from_batsat(l)));
+            self.core.extend(
+                self.solver
+                    .unsat_core()
+                    .iter()
+                    .map(|&l| !Self::from_batsat(l)),
+            );
         }
         self.last = Some(result);
         self.tally.solves += 1;

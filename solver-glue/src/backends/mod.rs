@@ -43,7 +43,11 @@ impl Tally {
 
 /// When a solve that started at `start` under `budget` must stop.
 pub(crate) fn deadline(start: Instant, budget: &Budget) -> Option<Instant> {
-    budget.time.map(|t| start.checked_add(t).unwrap_or(start + Duration::from_secs(1 << 40)))
+    budget.time.map(|t| {
+        start
+            .checked_add(t)
+            .unwrap_or(start + Duration::from_secs(1 << 40))
+    })
 }
 
 /// Checking the clock on every callback costs more than the callback itself, and the solvers

@@ -103,7 +103,14 @@ fn serve(requests: Receiver<Request>, replies: Sender<Reply>) {
             }
             None => {}
         }
-        if replies.send(Reply { answer, model, core }).is_err() {
+        if replies
+            .send(Reply {
+                answer,
+                model,
+                core,
+            })
+            .is_err()
+        {
             return; // abandoned after a timeout
         }
     }

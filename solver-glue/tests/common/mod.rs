@@ -24,7 +24,12 @@ pub fn check_model(solver: &dyn SatSolver, clauses: &[Vec<Lit>], assumptions: &[
         );
     }
     for &a in assumptions {
-        assert_eq!(solver.value(a), Some(true), "{}: assumption {a}", solver.name());
+        assert_eq!(
+            solver.value(a),
+            Some(true),
+            "{}: assumption {a}",
+            solver.name()
+        );
     }
 }
 
