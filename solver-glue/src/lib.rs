@@ -159,7 +159,7 @@ pub struct Stats {
 pub trait SatSolver {
     /// The back end's name, as `--solver` spells it.
     fn name(&self) -> &'static str;
-    /// A fresh variable.
+    /// A fresh variable. Like adding a clause, this discards the last model and core.
     fn new_var(&mut self) -> Var;
     /// Number of variables created so far (also counts those introduced by `add_clause`).
     fn num_vars(&self) -> u32;

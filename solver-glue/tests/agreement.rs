@@ -149,8 +149,11 @@ fn edge_cases() {
         );
         assert_eq!(solver.value(Lit::from_dimacs(9)), Some(false), "{name}");
         assert!(solver.failed_core().is_empty());
-        // Adding a clause discards the model.
+        // Adding a clause or a variable discards the model.
         solver.add_clause(&[Lit::from_dimacs(2), Lit::from_dimacs(4)]);
+        assert_eq!(solver.value(a.pos()), None, "{name}");
+        assert_eq!(solver.solve(&[]), SolveResult::Sat, "{name}");
+        assert_eq!(solver.new_var(), Var::from_dimacs(10), "{name}");
         assert_eq!(solver.value(a.pos()), None, "{name}");
         // The empty clause: unsatisfiable with an empty core, for good.
         solver.add_clause(&[]);
@@ -158,7 +161,8 @@ fn edge_cases() {
         assert!(solver.failed_core().is_empty(), "{name}");
         assert_eq!(solver.solve(&[]), SolveResult::Unsat, "{name}");
         let stats = solver.stats();
-        assert_eq!((stats.clauses, stats.solves), (4, 5), "{name}");
+        assert_eq!((stats.clauses, stats.solves), (4, 6), "{name}");
+        assert_eq!(stats.vars, 10, "{name}");
     }
 }
 
