@@ -17,12 +17,12 @@
 //!   structured instances.
 //!
 //! [`dimacs`] reads and writes DIMACS CNF, [`card`] encodes at-most-one / exactly-one, and
-//! [`gen`] makes the seeded benchmark and test formulas shared by the tests and `yogar-bench`.
+//! [`generate`] makes the seeded formulas shared by the tests and `yogar-bench`.
 
 pub mod backends;
 pub mod card;
 pub mod dimacs;
-pub mod gen;
+pub mod generate;
 
 use std::fmt;
 use std::ops::Not;
@@ -209,13 +209,14 @@ impl ClauseSink for dyn SatSolver + '_ {
 /// The back end used when `--solver` is not given.
 ///
 /// Chosen by `make bench` on this machine kind (2 cores), by CPU time. A Yogar run is many
-/// solves of one large structured formula under changing assumptions, and on the bench's
-/// imitation of that (arithmetic circuits queried under assumptions, gates added between
-/// queries) batsat was fastest, and its lead grew with the formula: on 232k variables with
-/// 150 queries batsat took 1.5 s, varisat 3.9 s (×2.6) and CaDiCaL 5.9 s (×3.9) — CaDiCaL's
-/// per-call cost grows with the formula. CaDiCaL was ahead (up to ×2.4) on small block-structured
-/// incremental formulas and on the multiplier miter, and about even on one-shot random 3-SAT,
-/// so it stays the choice for hard one-shot formulas (`--solver cadical`).
+/// solves of one large structured formula under changing assumptions. On the bench's imitation
+/// of that (arithmetic circuits queried under assumptions, a gate added between queries)
+/// batsat was fastest and its lead grew with the formula: on 232k variables and 150 queries
+/// batsat took 1.4 s, varisat 3.7 s (×2.6), CaDiCaL 6.7 s (×4.7), as CaDiCaL's cost per call
+/// grows with the formula. Over all incremental workloads: batsat 5.3 s, varisat 10.1 s,
+/// CaDiCaL 11.5 s. CaDiCaL was ahead on small block-structured incremental formulas (×2.2),
+/// on the multiplier miter (×2.5 over batsat) and on the hardest random 3-SAT, so it is the
+/// choice for hard one-shot formulas (`--solver cadical`).
 pub const DEFAULT_SOLVER: &str = "batsat";
 
 /// The names `--solver` accepts, the default first.

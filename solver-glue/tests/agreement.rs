@@ -4,7 +4,7 @@
 mod common;
 
 use common::{all_solvers, brute_force, check_core, check_model};
-use solver_glue::gen::{incremental_script, random_ksat, Rng, ScriptShape};
+use solver_glue::generate::{incremental_script, random_ksat, Rng, ScriptShape};
 use solver_glue::{Lit, SolveResult, Var};
 
 #[test]

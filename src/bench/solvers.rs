@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use solver_glue::dimacs::Cnf;
-use solver_glue::gen::{
+use solver_glue::generate::{
     circuit_script, incremental_script, multiplier_miter, pigeonhole, random_ksat,
     IncrementalScript, ScriptShape,
 };
