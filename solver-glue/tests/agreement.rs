@@ -202,3 +202,60 @@ fn exactly_one_has_one_model_per_literal_on_every_back_end() {
         }
     }
 }
+
+#[test]
+fn random_incremental_sequence_against_brute_force() {
+    // Small enough to keep every model of the clauses so far: each added clause filters the
+    // list, and an assumption set is satisfiable iff some kept model agrees with it. The
+    // formula drifts from satisfiable to unsatisfiable, so both kinds of core appear.
+    const VARS: u32 = 12;
+    let mut rng = Rng::new(31337);
+    let mut solvers = all_solvers();
+    let mut models: Vec<u32> = (0..1u32 << VARS).collect();
+    let mut clauses: Vec<Vec<Lit>> = Vec::new();
+    let holds = |bits: u32, l: &Lit| (bits >> l.var().index() & 1 == 1) == l.is_positive();
+    let (mut sat, mut unsat_core, mut unsat_empty) = (0, 0, 0);
+    for step in 0..300 {
+        if step % 2 == 0 {
+            let k = 3 + rng.below(3) as usize;
+            let clause = rng.clause(VARS, k);
+            models.retain(|&bits| clause.iter().any(|l| holds(bits, l)));
+            for solver in &mut solvers {
+                solver.add_clause(&clause);
+            }
+            clauses.push(clause);
+        }
+        let assumptions: Vec<Lit> = (0..rng.below(5)).map(|_| rng.lit(VARS)).collect();
+        let expected = models
+            .iter()
+            .any(|&bits| assumptions.iter().all(|l| holds(bits, l)));
+        for solver in &mut solvers {
+            let result = solver.solve(&assumptions);
+            let name = solver.name();
+            if expected {
+                assert_eq!(result, SolveResult::Sat, "{name} at step {step}");
+                check_model(&**solver, &clauses, &assumptions);
+            } else {
+                assert_eq!(result, SolveResult::Unsat, "{name} at step {step}");
+                let core = solver.failed_core();
+                assert!(core.iter().all(|l| assumptions.contains(l)), "{name}");
+                // The core must itself be refuted by the clauses: no kept model satisfies it.
+                assert!(
+                    !models
+                        .iter()
+                        .any(|&bits| core.iter().all(|l| holds(bits, l))),
+                    "{name} at step {step}: core {core:?} is satisfiable"
+                );
+            }
+        }
+        match (expected, models.is_empty()) {
+            (true, _) => sat += 1,
+            (false, false) => unsat_core += 1,
+            (false, true) => unsat_empty += 1,
+        }
+    }
+    assert!(
+        sat > 30 && unsat_core > 10 && unsat_empty > 10,
+        "{sat} {unsat_core} {unsat_empty}"
+    );
+}
