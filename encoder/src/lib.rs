@@ -25,6 +25,7 @@ pub mod gates;
 pub mod links;
 pub mod program_order;
 pub mod schedule;
+mod search;
 
 pub use bitvec::BitVec;
 pub use equation::{

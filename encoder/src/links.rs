@@ -55,6 +55,24 @@ impl LinkTable {
             .map(|l| l.write)
     }
 
+    /// The same table keeping only the links `keep` accepts (e.g. those true in a model):
+    /// the exact check needs no constraint for a link that is false.
+    pub fn restrict(&self, keep: impl Fn(Lit) -> bool) -> LinkTable {
+        let mut out = LinkTable {
+            links: SecondaryMap::new(),
+            reads: self.reads.clone(),
+            size: Counters::default(),
+        };
+        for &r in &self.reads {
+            out.links[r] = self.links[r]
+                .iter()
+                .copied()
+                .filter(|l| keep(l.lit))
+                .collect();
+        }
+        out
+    }
+
     /// Variables and clauses ζ added.
     pub fn size(&self) -> Counters {
         self.size

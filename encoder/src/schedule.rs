@@ -25,9 +25,13 @@ use crate::equation::{AtomicBlock, Equation, EquationError, Event, ThreadItem};
 use crate::gates::{Counters, Encoder};
 use crate::links::LinkTable;
 use crate::program_order::{topological_order, ProgramOrder};
+use crate::search::{search, validate, Problem, Search};
 use cranelift_entity::{EntityRef, SecondaryMap};
 use hashbrown::{HashMap, HashSet};
 use solver_glue::{Lit, SolveResult};
+
+/// Branching states the direct search may visit before the SAT check takes over.
+const SEARCH_BUDGET: u64 = 20_000;
 
 /// Where ξ's guard and link literals live.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -65,6 +69,11 @@ pub struct ScheduleEncoding {
     /// order.
     used: Vec<Lit>,
     size: Counters,
+    /// Order edges between distinct clocks, with their φ guards (deduplicated).
+    clock_edges: Vec<(u32, u32, Lit)>,
+    /// Events of each clock, in program order.
+    clock_events: Vec<Vec<Event>>,
+    links: LinkTable,
 }
 
 impl ScheduleEncoding {
@@ -123,6 +132,9 @@ impl ScheduleEncoding {
             .map(|&(a, b, g)| (clock_of_node[a] as usize, clock_of_node[b] as usize, g))
             .filter(|&(a, b, _)| a != b)
             .collect();
+        let mut clock_edges = clock_edges;
+        clock_edges.sort_by_key(|&(a, b, g)| (a, b, g.to_dimacs()));
+        clock_edges.dedup();
         let plain: Vec<(usize, usize)> = clock_edges.iter().map(|&(a, b, _)| (a, b)).collect();
         if topological_order(num_clocks as usize, &plain).is_none() {
             return Err(EquationError::AtomicBlockCycle);
@@ -130,6 +142,12 @@ impl ScheduleEncoding {
 
         let width = (u32::BITS - num_clocks.saturating_sub(1).leading_zeros()).max(1);
         let clocks: Vec<BitVec> = (0..num_clocks).map(|_| enc.bv_fresh(width)).collect();
+        let mut clock_events: Vec<Vec<Event>> = vec![Vec::new(); num_clocks as usize];
+        for td in eq.threads.values() {
+            for e in td.events() {
+                clock_events[clock_of[e] as usize].push(e);
+            }
+        }
         let mut this = ScheduleEncoding {
             mode,
             clock_of,
@@ -138,6 +156,12 @@ impl ScheduleEncoding {
             var_map: HashMap::new(),
             used: Vec::new(),
             size: Counters::default(),
+            clock_edges: clock_edges
+                .iter()
+                .map(|&(a, b, g)| (a as u32, b as u32, g))
+                .collect(),
+            clock_events,
+            links: links.clone(),
         };
         let mut used_set: HashSet<Lit> = HashSet::new();
         let mut builder = Builder {
@@ -146,11 +170,7 @@ impl ScheduleEncoding {
             lt_cache: HashMap::new(),
         };
 
-        let mut seen_edges = HashSet::new();
         for &(a, b, g) in &clock_edges {
-            if !seen_edges.insert((a, b, g)) {
-                continue;
-            }
             let lt = builder.lt(&this, enc, a, b);
             let g = this.map_lit(eq, enc, g, &mut used_set);
             enc.add_clause(&[!g, lt]);
@@ -228,19 +248,46 @@ impl ScheduleEncoding {
         &self.used
     }
 
-    /// Decides (separate mode) whether the φ valuation `phi_value` — typically a model of
-    /// φ — has a total order: the true used literals are assumed on `enc`'s solver.
+    /// Decides (separate mode) whether the φ valuation `phi_value` — a model of φ ∧ ζ, or
+    /// at least a valuation in which every true link's read and write are executed — has a
+    /// total order. A direct search is tried first (see `search.rs`); if it finds nothing
+    /// within its budget the true used literals are assumed on `enc`'s solver, so that an
+    /// infeasible answer comes with a core. Every returned order has been validated.
+    ///
+    /// On large programs ξ over all links is big; building it from
+    /// [`LinkTable::restrict`]ed links (those true in the model) on a fresh solver gives the
+    /// same answer and a smaller formula.
     pub fn check(
         &self,
         eq: &Equation,
         enc: &mut Encoder,
         phi_value: impl Fn(Lit) -> bool,
     ) -> ExactCheck {
+        self.check_with_search_budget(eq, enc, phi_value, SEARCH_BUDGET)
+    }
+
+    /// [`ScheduleEncoding::check`] with the direct search limited to `budget` branching
+    /// states (0: SAT only).
+    pub fn check_with_search_budget(
+        &self,
+        eq: &Equation,
+        enc: &mut Encoder,
+        phi_value: impl Fn(Lit) -> bool,
+        budget: u64,
+    ) -> ExactCheck {
         assert_eq!(
             self.mode,
             LiteralMode::Separate,
             "check needs a separately built schedule encoding"
         );
+        let truth = |l: Lit| l == eq.true_lit || (l != !eq.true_lit && phi_value(l));
+        let problem = self.problem(eq, &truth);
+        if let Search::Found(seq) = search(&problem, budget) {
+            if let Err(msg) = validate(&problem, &seq) {
+                panic!("schedule search returned an invalid order: {msg}");
+            }
+            return ExactCheck::Feasible(self.events_of(&problem, &seq));
+        }
         let mut back: HashMap<Lit, Lit> = HashMap::new();
         let mut assumptions = Vec::new();
         for &l in &self.used {
@@ -253,11 +300,11 @@ impl ScheduleEncoding {
         }
         match enc.solver().solve(&assumptions) {
             SolveResult::Sat => {
-                let present = |e: Event| {
-                    let g = eq.events[e].guard;
-                    g == eq.true_lit || (g != !eq.true_lit && phi_value(g))
-                };
-                ExactCheck::Feasible(self.order(eq, enc, present))
+                let seq = self.clock_sequence(enc);
+                if let Err(msg) = validate(&problem, &seq) {
+                    panic!("the schedule encoding's model is not a valid order: {msg}");
+                }
+                ExactCheck::Feasible(self.events_of(&problem, &seq))
             }
             SolveResult::Unsat => {
                 let mut core: Vec<Lit> = enc
@@ -272,6 +319,52 @@ impl ScheduleEncoding {
             }
             SolveResult::Interrupted => ExactCheck::Interrupted,
         }
+    }
+
+    /// The scheduling problem of one execution: executed events, active edges, read-from.
+    fn problem<'a>(&self, eq: &'a Equation, truth: &impl Fn(Lit) -> bool) -> Problem<'a> {
+        let mut succ: Vec<Vec<u32>> = vec![Vec::new(); self.clocks.len()];
+        for &(a, b, g) in &self.clock_edges {
+            if truth(g) && !succ[a as usize].contains(&b) {
+                succ[a as usize].push(b);
+            }
+        }
+        let events: Vec<Vec<Event>> = self
+            .clock_events
+            .iter()
+            .map(|evs| {
+                evs.iter()
+                    .copied()
+                    .filter(|&e| truth(eq.events[e].guard))
+                    .collect()
+            })
+            .collect();
+        let mut rf: SecondaryMap<Event, Option<Event>> = SecondaryMap::new();
+        for &r in self.links.reads() {
+            if truth(eq.events[r].guard) {
+                rf[r] = self.links.read_from(r, truth);
+            }
+        }
+        Problem {
+            eq,
+            succ,
+            events,
+            rf,
+        }
+    }
+
+    /// Clocks sorted by their values in `enc`'s last model (ties by index).
+    fn clock_sequence(&self, enc: &Encoder) -> Vec<u32> {
+        let values: Vec<u64> = self.clocks.iter().map(|c| enc.bv_value_u64(c)).collect();
+        let mut seq: Vec<u32> = (0..self.clocks.len() as u32).collect();
+        seq.sort_by_key(|&c| (values[c as usize], c));
+        seq
+    }
+
+    fn events_of(&self, problem: &Problem, seq: &[u32]) -> Vec<Event> {
+        seq.iter()
+            .flat_map(|&c| problem.events[c as usize].iter().copied())
+            .collect()
     }
 
     /// The events satisfying `present`, sorted by the clocks of `enc`'s last model (ties
