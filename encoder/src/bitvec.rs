@@ -303,11 +303,14 @@ impl Encoder<'_> {
     /// Unsigned `a < b`.
     pub fn bv_ult(&mut self, a: &BitVec, b: &BitVec) -> Lit {
         same_width(a, b);
-        // a − b borrows exactly when a < b: the carry of a + ¬b + 1 is then 0.
-        let nb: Vec<Lit> = b.bits().iter().map(|&l| !l).collect();
-        let t = self.tru();
-        let (_, carry) = self.add_carry(a.bits(), &nb, t);
-        !carry
+        // From the LSB up: where the bits differ, b's bit decides; the most significant
+        // difference wins. Two gates per bit, and the XORs are shared with `b < a`.
+        let mut lt = self.fls();
+        for (&x, &y) in a.bits().iter().zip(b.bits()) {
+            let differ = self.xor(x, y);
+            lt = self.mux(differ, y, lt);
+        }
+        lt
     }
 
     /// Unsigned `a ≤ b`.
