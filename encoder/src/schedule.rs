@@ -30,8 +30,8 @@ use cranelift_entity::{EntityRef, SecondaryMap};
 use hashbrown::{HashMap, HashSet};
 use solver_glue::{Lit, SolveResult};
 
-/// Branching states the direct search may visit before the SAT check takes over.
-const SEARCH_BUDGET: u64 = 20_000;
+/// Placement tests the direct search may make before the SAT check takes over.
+const SEARCH_BUDGET: u64 = 20_000_000;
 
 /// Where ξ's guard and link literals live.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -266,8 +266,8 @@ impl ScheduleEncoding {
         self.check_with_search_budget(eq, enc, phi_value, SEARCH_BUDGET)
     }
 
-    /// [`ScheduleEncoding::check`] with the direct search limited to `budget` branching
-    /// states (0: SAT only).
+    /// [`ScheduleEncoding::check`] with the direct search limited to `budget` placement tests
+    /// (0: SAT only).
     pub fn check_with_search_budget(
         &self,
         eq: &Equation,
@@ -318,6 +318,28 @@ impl ScheduleEncoding {
                 ExactCheck::Infeasible(core)
             }
             SolveResult::Interrupted => ExactCheck::Interrupted,
+        }
+    }
+
+    /// The direct search alone (no SAT, any mode): a validated order of the executed events
+    /// of the full valuation `phi_value`, or `None` if there is none or the search gave up
+    /// after `budget` placement tests.
+    pub fn search_order(
+        &self,
+        eq: &Equation,
+        phi_value: impl Fn(Lit) -> bool,
+        budget: u64,
+    ) -> Option<Vec<Event>> {
+        let truth = |l: Lit| l == eq.true_lit || (l != !eq.true_lit && phi_value(l));
+        let problem = self.problem(eq, &truth);
+        match search(&problem, budget) {
+            Search::Found(seq) => {
+                if let Err(msg) = validate(&problem, &seq) {
+                    panic!("schedule search returned an invalid order: {msg}");
+                }
+                Some(self.events_of(&problem, &seq))
+            }
+            Search::NoSchedule | Search::OutOfBudget => None,
         }
     }
 

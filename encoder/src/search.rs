@@ -47,11 +47,11 @@ struct State<'p, 'a> {
     seq: Vec<u32>,
     has_write: Vec<bool>,
     visited: HashSet<(Vec<u64>, Vec<Option<Event>>)>,
-    nodes: u64,
+    work: u64,
     budget: u64,
 }
 
-/// Searches for a schedule, exploring at most `budget` branching states.
+/// Searches for a schedule, giving up after `budget` placement tests.
 pub(crate) fn search(p: &Problem, budget: u64) -> Search {
     let n = p.events.len();
     let mut missing_preds = vec![0u32; n];
@@ -82,7 +82,7 @@ pub(crate) fn search(p: &Problem, budget: u64) -> Search {
         seq: Vec::with_capacity(n),
         has_write,
         visited: HashSet::new(),
-        nodes: 0,
+        work: 0,
         budget,
     };
     match st.dfs() {
@@ -94,8 +94,9 @@ pub(crate) fn search(p: &Problem, budget: u64) -> Search {
 
 impl State<'_, '_> {
     /// Whether group `g` can be placed now: its reads see their writes and it strands no
-    /// waiting read.
-    fn can_place(&self, g: usize) -> bool {
+    /// waiting read. Counts as one unit of work.
+    fn can_place(&mut self, g: usize) -> bool {
+        self.work += 1;
         let eq = self.p.eq;
         let mut local: Vec<(Location, Option<Event>)> = Vec::new();
         let current = |local: &Vec<(Location, Option<Event>)>, loc: Location| {
@@ -183,8 +184,7 @@ impl State<'_, '_> {
     /// `Some(true)`: complete schedule in `seq`; `Some(false)`: none from here; `None`: out of
     /// budget.
     fn dfs(&mut self) -> Option<bool> {
-        self.nodes += 1;
-        if self.nodes > self.budget {
+        if self.work > self.budget {
             return None;
         }
         let n = self.placed.len();
@@ -196,12 +196,17 @@ impl State<'_, '_> {
             .keys()
             .map(|l| (l, self.last[l]))
             .collect();
-        // Place write-free groups greedily until none is ready.
+        // Place write-free groups greedily until a full pass places none.
         loop {
-            let next = (0..n).find(|&g| self.ready(g) && !self.has_write[g] && self.can_place(g));
-            match next {
-                Some(g) => self.place(g),
-                None => break,
+            let mut placed_any = false;
+            for g in 0..n {
+                if self.ready(g) && !self.has_write[g] && self.can_place(g) {
+                    self.place(g);
+                    placed_any = true;
+                }
+            }
+            if !placed_any || self.work > self.budget {
+                break;
             }
         }
         if self.seq.len() == n {
@@ -211,9 +216,12 @@ impl State<'_, '_> {
             self.unplace_to(mark, &saved);
             return Some(false);
         }
-        let choices: Vec<usize> = (0..n)
-            .filter(|&g| self.ready(g) && self.has_write[g] && self.can_place(g))
-            .collect();
+        let mut choices = Vec::new();
+        for g in 0..n {
+            if self.ready(g) && self.has_write[g] && self.can_place(g) {
+                choices.push(g);
+            }
+        }
         for g in choices {
             let before: Vec<(Location, Option<Event>)> = self
                 .p

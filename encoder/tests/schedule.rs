@@ -154,6 +154,17 @@ fn exact_check_agrees_with_brute_force() {
             (ExactCheck::Infeasible(_), false) => {}
             (other, _) => panic!("round {round}: SAT-only check {other:?}, expected {expected}"),
         }
+        // The direct search alone is complete on these sizes.
+        match xi.search_order(&eq, |l| val.get(l), u64::MAX) {
+            Some(order) => {
+                assert!(expected, "round {round}: search found an order brute force lacks");
+                let order: Vec<usize> = order.iter().map(|e| e.index()).collect();
+                if let Err(msg) = reference.check_order(&order, &rf) {
+                    panic!("round {round}: searched order {order:?} invalid: {msg}");
+                }
+            }
+            None => assert!(!expected, "round {round}: search missed a schedule"),
+        }
         match xi.check(&eq, &mut xi_enc, |l| val.get(l)) {
             ExactCheck::Feasible(order) => {
                 assert!(
