@@ -8,7 +8,8 @@
 
 use hashbrown::HashMap;
 use solver_glue::{Lit, SatSolver};
-use std::ops::Sub;
+use std::fmt;
+use std::ops::{Add, Sub};
 
 /// Variables and clauses an [`Encoder`] has added to its solver. Take one snapshot before and
 /// one after building a part of the formula; the difference is that part's size.
@@ -25,6 +26,22 @@ impl Sub for Counters {
             vars: self.vars - rhs.vars,
             clauses: self.clauses - rhs.clauses,
         }
+    }
+}
+
+impl Add for Counters {
+    type Output = Counters;
+    fn add(self, rhs: Counters) -> Counters {
+        Counters {
+            vars: self.vars + rhs.vars,
+            clauses: self.clauses + rhs.clauses,
+        }
+    }
+}
+
+impl fmt::Display for Counters {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} variables, {} clauses", self.vars, self.clauses)
     }
 }
 

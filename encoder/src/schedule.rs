@@ -13,7 +13,9 @@
 //! Orders implied by unconditional program order are decided statically, which removes most of
 //! the cubic part. Clocks may tie between unrelated events; every constraint is strict, so any
 //! tie-break of a model's clocks is a valid order. Guards, links and create/join guards occur
-//! only negatively, so assuming the true ones and leaving the rest free is exact.
+//! only negatively, so for a full valuation (a φ model) assuming its true literals and leaving
+//! the rest free is exact. (With a partial valuation, such as a refinement core, a variable
+//! whose two polarities both occur is not free to make both false — which is right for φ.)
 //!
 //! [`LiteralMode::Separate`] builds ξ on its own solver, with each φ literal it mentions mapped
 //! to a fresh variable: [`ScheduleEncoding::check`] then decides, under the guards and links of
@@ -28,7 +30,7 @@ use crate::program_order::{topological_order, ProgramOrder};
 use crate::search::{search, validate, Problem, Search};
 use cranelift_entity::{EntityRef, SecondaryMap};
 use hashbrown::{HashMap, HashSet};
-use solver_glue::{Lit, SolveResult};
+use solver_glue::{Lit, SatSolver, SolveResult};
 
 /// Placement tests the direct search may make before the SAT check takes over.
 const SEARCH_BUDGET: u64 = 20_000_000;
@@ -86,7 +88,18 @@ impl ScheduleEncoding {
         enc: &mut Encoder,
         mode: LiteralMode,
     ) -> Result<ScheduleEncoding, EquationError> {
-        let before_size = enc.counters();
+        let mut this = ScheduleEncoding::layout(eq, po, links, mode)?;
+        this.add_constraints(eq, po, enc);
+        Ok(this)
+    }
+
+    /// Clock groups, order edges and links, without clauses.
+    fn layout(
+        eq: &Equation,
+        po: &ProgramOrder,
+        links: &LinkTable,
+        mode: LiteralMode,
+    ) -> Result<ScheduleEncoding, EquationError> {
         let graph = po.graph();
         let all_edges: Vec<(usize, usize)> = graph.edges.iter().map(|&(a, b, _)| (a, b)).collect();
         if topological_order(graph.num_nodes, &all_edges).is_none() {
@@ -140,19 +153,17 @@ impl ScheduleEncoding {
             return Err(EquationError::AtomicBlockCycle);
         }
 
-        let width = (u32::BITS - num_clocks.saturating_sub(1).leading_zeros()).max(1);
-        let clocks: Vec<BitVec> = (0..num_clocks).map(|_| enc.bv_fresh(width)).collect();
         let mut clock_events: Vec<Vec<Event>> = vec![Vec::new(); num_clocks as usize];
         for td in eq.threads.values() {
             for e in td.events() {
                 clock_events[clock_of[e] as usize].push(e);
             }
         }
-        let mut this = ScheduleEncoding {
+        Ok(ScheduleEncoding {
             mode,
             clock_of,
             position,
-            clocks,
+            clocks: Vec::new(),
             var_map: HashMap::new(),
             used: Vec::new(),
             size: Counters::default(),
@@ -162,42 +173,51 @@ impl ScheduleEncoding {
                 .collect(),
             clock_events,
             links: links.clone(),
-        };
+        })
+    }
+
+    /// Creates the clocks and adds ξ's clauses to `enc`.
+    fn add_constraints(&mut self, eq: &Equation, po: &ProgramOrder, enc: &mut Encoder) {
+        let before_size = enc.counters();
+        let num_clocks = self.clock_events.len() as u32;
+        let width = (u32::BITS - num_clocks.saturating_sub(1).leading_zeros()).max(1);
+        self.clocks = (0..num_clocks).map(|_| enc.bv_fresh(width)).collect();
+        let this = self;
         let mut used_set: HashSet<Lit> = HashSet::new();
         let mut builder = Builder {
             eq,
             po,
             lt_cache: HashMap::new(),
         };
-
+        let clock_edges = this.clock_edges.clone();
         for &(a, b, g) in &clock_edges {
-            let lt = builder.lt(&this, enc, a, b);
+            let lt = builder.lt(this, enc, a as usize, b as usize);
             let g = this.map_lit(eq, enc, g, &mut used_set);
             enc.add_clause(&[!g, lt]);
         }
 
+        let links = this.links.clone();
         let writes = eq.writes_by_location();
         for &r in links.reads() {
             let loc = eq.events[r].location;
             for link in links.candidates(r) {
                 let w = link.write;
                 let s = this.map_lit(eq, enc, link.lit, &mut used_set);
-                let w_before_r = builder.before(&this, enc, w, r);
+                let w_before_r = builder.before(this, enc, w, r);
                 enc.add_clause(&[!s, w_before_r]);
                 for &w2 in &writes[loc] {
                     let g2 = eq.events[w2].guard;
                     if w2 == w || g2 == !eq.true_lit || po.po_before(w2, w) || po.po_before(r, w2) {
                         continue;
                     }
-                    let a = builder.before(&this, enc, w2, w);
-                    let b = builder.before(&this, enc, r, w2);
+                    let a = builder.before(this, enc, w2, w);
+                    let b = builder.before(this, enc, r, w2);
                     let g2 = this.map_lit(eq, enc, g2, &mut used_set);
                     enc.add_clause(&[!s, !g2, a, b]);
                 }
             }
         }
         this.size = enc.counters() - before_size;
-        Ok(this)
     }
 
     /// The image of φ literal `l` in this encoding's solver, creating it on first use.
@@ -240,7 +260,7 @@ impl ScheduleEncoding {
 
     /// Number of distinct clocks (events and points, atomic blocks collapsed).
     pub fn num_clocks(&self) -> usize {
-        self.clocks.len()
+        self.clock_events.len()
     }
 
     /// The φ literals ξ depends on; a model's true ones are the exact check's assumptions.
@@ -282,7 +302,12 @@ impl ScheduleEncoding {
         );
         let truth = |l: Lit| l == eq.true_lit || (l != !eq.true_lit && phi_value(l));
         let problem = self.problem(eq, &truth);
-        if let Search::Found(seq) = search(&problem, budget) {
+        let found = if budget > 0 {
+            search(&problem, budget)
+        } else {
+            Search::OutOfBudget
+        };
+        if let Search::Found(seq) = found {
             if let Err(msg) = validate(&problem, &seq) {
                 panic!("schedule search returned an invalid order: {msg}");
             }
@@ -290,6 +315,7 @@ impl ScheduleEncoding {
         }
         let mut back: HashMap<Lit, Lit> = HashMap::new();
         let mut assumptions = Vec::new();
+        // Constant guards were folded at build time and are not in `used`.
         for &l in &self.used {
             if phi_value(l) {
                 let x = self.var_map[&l.var().to_dimacs()];
@@ -345,7 +371,7 @@ impl ScheduleEncoding {
 
     /// The scheduling problem of one execution: executed events, active edges, read-from.
     fn problem<'a>(&self, eq: &'a Equation, truth: &impl Fn(Lit) -> bool) -> Problem<'a> {
-        let mut succ: Vec<Vec<u32>> = vec![Vec::new(); self.clocks.len()];
+        let mut succ: Vec<Vec<u32>> = vec![Vec::new(); self.clock_events.len()];
         for &(a, b, g) in &self.clock_edges {
             if truth(g) && !succ[a as usize].contains(&b) {
                 succ[a as usize].push(b);
@@ -405,6 +431,29 @@ impl ScheduleEncoding {
         });
         events
     }
+}
+
+/// The exact check in one call, as the CEGAR loop wants it: for the full valuation
+/// `phi_value` (a model of φ ∧ ζ), a validated total order of the executed events, or a core
+/// of true φ literals that admits none. Tries the direct search first; only if it finds no
+/// order within its budget is ξ built — over the links true in the model only — on `solver`
+/// (a fresh solver, used for this one check) and solved under assumptions.
+pub fn exact_check(
+    eq: &Equation,
+    po: &ProgramOrder,
+    links: &LinkTable,
+    phi_value: impl Fn(Lit) -> bool,
+    solver: &mut dyn SatSolver,
+) -> Result<ExactCheck, EquationError> {
+    let truth = |l: Lit| l == eq.true_lit || (l != !eq.true_lit && phi_value(l));
+    let restricted = links.restrict(truth);
+    let mut xi = ScheduleEncoding::layout(eq, po, &restricted, LiteralMode::Separate)?;
+    if let Some(order) = xi.search_order(eq, truth, SEARCH_BUDGET) {
+        return Ok(ExactCheck::Feasible(order));
+    }
+    let mut enc = Encoder::new(solver);
+    xi.add_constraints(eq, po, &mut enc);
+    Ok(xi.check_with_search_budget(eq, &mut enc, truth, 0))
 }
 
 /// Order literals between events, with the static cases folded and clock comparisons shared.

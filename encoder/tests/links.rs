@@ -245,6 +245,10 @@ fn malformed_atomic_blocks_and_init_events_are_rejected() {
         split.validate(),
         Err(EquationError::AtomicBlockNotContiguous(blk))
     );
+    let mut no_init = eq.clone();
+    let y = no_init.add_location("y");
+    access(&mut no_init, &mut enc, main, y, AccessKind::Read, t);
+    assert_eq!(no_init.validate(), Err(EquationError::NoInitialWrite(y)));
     let mut bad_init = eq.clone();
     let init = bad_init.init_thread();
     let r = access(&mut bad_init, &mut enc, init, x, AccessKind::Read, t);

@@ -91,9 +91,21 @@ fn eight_threads_of_sixty_accesses() {
         ScheduleEncoding::encode(&eq, &po, &restricted, &mut r_enc, LiteralMode::Separate).unwrap();
     let r_check = r_xi.check(&eq, &mut r_enc, |l| l == t || chosen.contains(&l));
     assert_eq!(r_check, check);
+    let t1 = Instant::now();
+    let mut one = Varisat::default();
+    let one_check = encoder::exact_check(
+        &eq,
+        &po,
+        &links,
+        |l| l == t || chosen.contains(&l),
+        &mut one,
+    )
+    .unwrap();
+    let t_one = t1.elapsed();
+    assert_eq!(one_check, check);
     println!(
         "events {} links {} | ζ {:?} | ξ {:?} clocks {} | ξ on true links {:?} | \
-         time: po {:?} ζ {:?} ξ {:?} check {:?}",
+         time: po {:?} ζ {:?} ξ {:?} check {:?} exact_check {:?}",
         eq.events.len(),
         links.num_links(),
         links.size(),
@@ -103,7 +115,8 @@ fn eight_threads_of_sixty_accesses() {
         t_po,
         t_links - t_po,
         t_xi - t_links,
-        t_check
+        t_check,
+        t_one
     );
     match check {
         ExactCheck::Feasible(order) => assert_eq!(order.len(), eq.events.len()),

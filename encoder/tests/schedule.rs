@@ -8,8 +8,8 @@ use common::events::{ev, Plan, Reference};
 use common::{Rng, Varisat};
 use cranelift_entity::EntityRef;
 use encoder::{
-    encode_links, AccessKind, Encoder, Equation, Event, EventData, ExactCheck, LinkTable,
-    LiteralMode, ProgramOrder, ScheduleEncoding, Thread,
+    encode_links, exact_check, AccessKind, Encoder, Equation, Event, EventData, ExactCheck,
+    LinkTable, LiteralMode, ProgramOrder, ScheduleEncoding, Thread,
 };
 use hashbrown::HashMap;
 use solver_glue::{Lit, SolveResult};
@@ -154,10 +154,38 @@ fn exact_check_agrees_with_brute_force() {
             (ExactCheck::Infeasible(_), false) => {}
             (other, _) => panic!("round {round}: SAT-only check {other:?}, expected {expected}"),
         }
+        // The one-call exact check on a fresh solver.
+        let mut one_solver = Varisat::default();
+        match exact_check(&eq, &po, &links, |l| val.get(l), &mut one_solver).unwrap() {
+            ExactCheck::Feasible(order) => {
+                assert!(
+                    expected,
+                    "round {round}: exact_check feasible, brute force not"
+                );
+                let order: Vec<usize> = order.iter().map(|e| e.index()).collect();
+                if let Err(msg) = reference.check_order(&order, &rf) {
+                    panic!("round {round}: exact_check order {order:?} invalid: {msg}");
+                }
+            }
+            ExactCheck::Infeasible(core) => {
+                assert!(
+                    !expected,
+                    "round {round}: exact_check infeasible, brute force not"
+                );
+                assert!(
+                    core.iter().all(|&l| val.get(l)),
+                    "round {round}: core not true"
+                );
+            }
+            ExactCheck::Interrupted => panic!("no budget was set"),
+        }
         // The direct search alone is complete on these sizes.
         match xi.search_order(&eq, |l| val.get(l), u64::MAX) {
             Some(order) => {
-                assert!(expected, "round {round}: search found an order brute force lacks");
+                assert!(
+                    expected,
+                    "round {round}: search found an order brute force lacks"
+                );
                 let order: Vec<usize> = order.iter().map(|e| e.index()).collect();
                 if let Err(msg) = reference.check_order(&order, &rf) {
                     panic!("round {round}: searched order {order:?} invalid: {msg}");
