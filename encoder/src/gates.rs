@@ -133,14 +133,14 @@ impl<'s> Encoder<'s> {
             match self.const_value(l) {
                 Some(true) => return,
                 Some(false) => continue,
-                None => {}
+                None => clause.push(l),
             }
-            if clause.contains(&!l) {
-                return;
-            }
-            if !clause.contains(&l) {
-                clause.push(l);
-            }
+        }
+        // Sorted by variable, duplicates and complementary pairs are adjacent.
+        clause.sort_unstable_by_key(|l| (l.var(), !l.is_positive()));
+        clause.dedup();
+        if clause.windows(2).any(|w| w[0] == !w[1]) {
+            return;
         }
         self.counters.clauses += 1;
         self.solver.add_clause(&clause);

@@ -11,7 +11,8 @@
 
 use crate::equation::{Equation, EquationError, Event};
 use crate::gates::{Counters, Encoder};
-use crate::program_order::ProgramOrder;
+use crate::program_order::{BitSet, ProgramOrder};
+use cranelift_entity::EntityRef;
 use cranelift_entity::SecondaryMap;
 use solver_glue::Lit;
 
@@ -96,6 +97,14 @@ pub fn encode_links(
         table.reads.push(r);
         let loc_writes = &writes[rd.location];
         let mut links = Vec::new();
+        // Writes of the location that always happen before r: any write before one of them
+        // is always overwritten before r reads.
+        let mut always_before = BitSet::with_capacity(eq.events.len());
+        for &w2 in loc_writes {
+            if eq.events[w2].guard == eq.true_lit && po.po_before(w2, r) {
+                always_before.insert(w2.index());
+            }
+        }
         if enc.const_value(rd.guard) != Some(false) {
             for &w in loc_writes {
                 let wd = &eq.events[w];
@@ -105,13 +114,7 @@ pub fn encode_links(
                 if enc.const_value(wd.guard) == Some(false) || po.po_before(r, w) {
                     continue;
                 }
-                let hidden = loc_writes.iter().any(|&w2| {
-                    w2 != w
-                        && eq.events[w2].guard == eq.true_lit
-                        && po.po_before(w, w2)
-                        && po.po_before(w2, r)
-                });
-                if hidden {
+                if po.any_after(w, &always_before) {
                     continue;
                 }
                 let s = enc.new_lit();
