@@ -16,7 +16,7 @@
 //! let po = ProgramOrder::unconditional(&eq)?;
 //! let links = encode_links(&eq, &po, &mut enc)?;     // ζ on the φ solver
 //! // monolithic: ScheduleEncoding::encode(&eq, &po, &links, &mut enc, LiteralMode::Shared)?
-//! //             then after SAT: xi.order(&eq, &enc, |e| enc.value(eq.events[e].guard))
+//! //             then after SAT: xi.order(&eq, &enc)
 //! // exact check on a second solver, for a model of φ:
 //! let mut xi_enc = Encoder::new(&mut xi_solver);
 //! let xi = ScheduleEncoding::encode(&eq, &po, &links, &mut xi_enc, LiteralMode::Separate)?;

@@ -415,21 +415,22 @@ impl ScheduleEncoding {
             .collect()
     }
 
-    /// The events satisfying `present`, sorted by the clocks of `enc`'s last model (ties
-    /// broken by clock index, then program order inside a block).
-    pub fn order(
-        &self,
-        eq: &Equation,
-        enc: &Encoder,
-        present: impl Fn(Event) -> bool,
-    ) -> Vec<Event> {
-        let values: Vec<u64> = self.clocks.iter().map(|c| enc.bv_value_u64(c)).collect();
-        let mut events: Vec<Event> = eq.events.keys().filter(|&e| present(e)).collect();
-        events.sort_by_key(|&e| {
-            let c = self.clock_of[e];
-            (values[c as usize], c, self.position[e])
-        });
-        events
+    /// Shared mode, after the φ ∧ ζ ∧ ξ solver answered Sat: the executed events in the
+    /// order of the model's clocks (ties broken by clock index, then program order inside a
+    /// block), validated against the model's read-from map.
+    pub fn order(&self, eq: &Equation, enc: &Encoder) -> Vec<Event> {
+        assert_eq!(
+            self.mode,
+            LiteralMode::Shared,
+            "order reads a shared encoding's model"
+        );
+        let truth = |l: Lit| enc.value(l);
+        let problem = self.problem(eq, &truth);
+        let seq = self.clock_sequence(enc);
+        if let Err(msg) = validate(&problem, &seq) {
+            panic!("the schedule encoding's model is not a valid order: {msg}");
+        }
+        self.events_of(&problem, &seq)
     }
 }
 

@@ -258,7 +258,7 @@ fn exact_check_agrees_with_brute_force() {
             "round {round}: monolithic disagrees with brute force"
         );
         if res == SolveResult::Sat {
-            let order = shared.order(&eq, &phi, |e| phi.value(eq.events[e].guard));
+            let order = shared.order(&eq, &phi);
             let order: Vec<usize> = order.iter().map(|e| e.index()).collect();
             if let Err(msg) = reference.check_order(&order, &rf) {
                 panic!("round {round}: monolithic order {order:?} invalid: {msg}");
