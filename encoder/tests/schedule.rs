@@ -526,3 +526,90 @@ fn size_counters_cover_each_part() {
     assert!(links.size().clauses > 0 && xi.size().clauses > 0);
     assert_eq!(enc.solver().stats().clauses, enc.counters().clauses);
 }
+
+/// Store buffering and the butterfly with real values, end to end on one solver: the asserted
+/// outcome is reachable in φ ∧ ζ (no order) and unreachable once ξ is added; without the
+/// assertion, φ ∧ ζ ∧ ξ is satisfiable and its order is a valid schedule.
+#[test]
+fn valued_patterns_monolithic() {
+    use AccessKind::{Read as R, Write as W};
+    // (thread, location, kind, value written); reads get fresh values.
+    type Step = (usize, usize, AccessKind, u64);
+    let sb: Vec<Step> = vec![(0, 0, W, 1), (0, 1, R, 0), (1, 1, W, 1), (1, 0, R, 0)];
+    let sb_outcome = [0u64, 0];
+    let butterfly: Vec<Step> = vec![
+        (0, 0, W, 1),
+        (0, 2, W, 1),
+        (0, 1, R, 0),
+        (1, 0, W, 2),
+        (1, 2, R, 0),
+        (1, 1, R, 0),
+        (2, 1, W, 1),
+        (2, 2, R, 0),
+        (2, 0, R, 0),
+        (3, 1, W, 2),
+        (3, 2, W, 2),
+        (3, 0, R, 0),
+    ];
+    let bf_outcome = [1u64, 1, 2, 2, 1, 2];
+    for (steps, outcome, threads, locs) in [
+        (&sb, &sb_outcome[..], 2, 2),
+        (&butterfly, &bf_outcome[..], 4, 3),
+    ] {
+        for with_xi in [false, true] {
+            for assert_outcome in [true, false] {
+                let mut s = Varisat::default();
+                let mut enc = Encoder::new(&mut s);
+                let mut p = Prog::new(&enc, threads, locs);
+                let t = p.threads.clone();
+                let mut reads = Vec::new();
+                for &(th, loc, kind, v) in steps {
+                    let e = p.access(&mut enc, t[th], loc, kind);
+                    if kind == W {
+                        p.eq.events[e].value = enc.bv_const(4, v);
+                    } else {
+                        reads.push(e);
+                    }
+                }
+                p.finish(&enc);
+                let po = ProgramOrder::unconditional(&p.eq).unwrap();
+                let links = encode_links(&p.eq, &po, &mut enc).unwrap();
+                let xi = with_xi.then(|| {
+                    ScheduleEncoding::encode(&p.eq, &po, &links, &mut enc, LiteralMode::Shared)
+                        .unwrap()
+                });
+                if assert_outcome {
+                    for (&r, &v) in reads.iter().zip(outcome) {
+                        let value = p.eq.events[r].value.clone();
+                        let k = enc.bv_const(4, v);
+                        let eq_lit = enc.bv_eq(&value, &k);
+                        enc.assert_lit(eq_lit);
+                    }
+                }
+                let res = enc.solver().solve(&[]);
+                let expect_sat = !(with_xi && assert_outcome);
+                assert_eq!(
+                    res == SolveResult::Sat,
+                    expect_sat,
+                    "{} threads, ξ {with_xi}, outcome asserted {assert_outcome}",
+                    threads
+                );
+                if let (Some(xi), SolveResult::Sat) = (&xi, res) {
+                    let order = xi.order(&p.eq, &enc);
+                    assert_eq!(order.len(), p.eq.events.len());
+                    // Each read's value is that of the last earlier write.
+                    let mut last: HashMap<usize, u64> = HashMap::new();
+                    for e in order {
+                        let d = &p.eq.events[e];
+                        let v = enc.bv_value_u64(&d.value);
+                        if d.is_write() {
+                            last.insert(d.location.index(), v);
+                        } else {
+                            assert_eq!(Some(&v), last.get(&d.location.index()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
