@@ -325,7 +325,8 @@ impl<'s> Encoder<'s> {
             }
             return;
         }
-        // prefix[i] ⇔-ish "some of lits[0..=i] is true" (only the ⇐ direction is needed).
+        // `prev` is implied by "some of the literals so far is true" (a running or; only that
+        // direction is needed), and a true literal may not follow a true `prev`.
         let mut prev = lits[0];
         for &l in &lits[1..lits.len() - 1] {
             let next = self.new_lit();

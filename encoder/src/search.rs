@@ -18,6 +18,7 @@
 use crate::equation::{Equation, Event, Location};
 use cranelift_entity::SecondaryMap;
 use hashbrown::HashSet;
+use std::collections::BTreeSet;
 
 /// One execution's scheduling problem over clock groups `0..groups`.
 pub(crate) struct Problem<'a> {
@@ -46,13 +47,40 @@ struct State<'p, 'a> {
     waiting: SecondaryMap<Event, u32>,
     seq: Vec<u32>,
     has_write: Vec<bool>,
+    /// Unplaced groups whose predecessors are all placed.
+    ready: BTreeSet<u32>,
+    depth: usize,
     visited: HashSet<(Vec<u64>, Vec<Option<Event>>)>,
     work: u64,
     budget: u64,
 }
 
-/// Searches for a schedule, giving up after `budget` placement tests.
+/// Branching depth at which the search gives up (each level is one stack frame).
+const MAX_DEPTH: usize = 100_000;
+
+/// Stack for the search thread: enough for [`MAX_DEPTH`] frames.
+const SEARCH_STACK: usize = 256 << 20;
+
+/// Searches for a schedule, giving up after `budget` placement tests. Runs on its own thread
+/// with a large stack, since the depth grows with the number of writes.
 pub(crate) fn search(p: &Problem, budget: u64) -> Search {
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("schedule-search".into())
+            .stack_size(SEARCH_STACK)
+            .spawn_scoped(scope, || search_here(p, budget));
+        match worker {
+            Ok(handle) => match handle.join() {
+                Ok(result) => result,
+                Err(panic) => std::panic::resume_unwind(panic),
+            },
+            // No thread to be had: the caller falls back to SAT.
+            Err(_) => Search::OutOfBudget,
+        }
+    })
+}
+
+fn search_here(p: &Problem, budget: u64) -> Search {
     let n = p.events.len();
     let mut missing_preds = vec![0u32; n];
     for succ in &p.succ {
@@ -81,10 +109,17 @@ pub(crate) fn search(p: &Problem, budget: u64) -> Search {
         waiting,
         seq: Vec::with_capacity(n),
         has_write,
+        ready: BTreeSet::new(),
+        depth: 0,
         visited: HashSet::new(),
         work: 0,
         budget,
     };
+    for g in 0..n {
+        if st.missing_preds[g] == 0 {
+            st.ready.insert(g as u32);
+        }
+    }
     match st.dfs() {
         Some(true) => Search::Found(st.seq),
         Some(false) => Search::NoSchedule,
@@ -133,9 +168,13 @@ impl State<'_, '_> {
 
     fn place(&mut self, g: usize) {
         self.placed[g] = true;
+        self.ready.remove(&(g as u32));
         self.seq.push(g as u32);
         for &s in &self.p.succ[g] {
             self.missing_preds[s as usize] -= 1;
+            if self.missing_preds[s as usize] == 0 {
+                self.ready.insert(s);
+            }
         }
         for &e in &self.p.events[g] {
             let d = &self.p.eq.events[e];
@@ -153,8 +192,12 @@ impl State<'_, '_> {
             let g = self.seq.pop().unwrap_or_default() as usize;
             self.placed[g] = false;
             for &s in &self.p.succ[g] {
+                if self.missing_preds[s as usize] == 0 {
+                    self.ready.remove(&s);
+                }
                 self.missing_preds[s as usize] += 1;
             }
+            self.ready.insert(g as u32);
             for &e in &self.p.events[g] {
                 if let Some(w) = self.p.rf[e] {
                     self.waiting[w] += 1;
@@ -164,10 +207,6 @@ impl State<'_, '_> {
         for &(l, w) in saved {
             self.last[l] = w;
         }
-    }
-
-    fn ready(&self, g: usize) -> bool {
-        !self.placed[g] && self.missing_preds[g] == 0
     }
 
     fn key(&self) -> (Vec<u64>, Vec<Option<Event>>) {
@@ -184,7 +223,7 @@ impl State<'_, '_> {
     /// `Some(true)`: complete schedule in `seq`; `Some(false)`: none from here; `None`: out of
     /// budget.
     fn dfs(&mut self) -> Option<bool> {
-        if self.work > self.budget {
+        if self.work > self.budget || self.depth > MAX_DEPTH {
             return None;
         }
         let n = self.placed.len();
@@ -199,8 +238,10 @@ impl State<'_, '_> {
         // Place write-free groups greedily until a full pass places none.
         loop {
             let mut placed_any = false;
-            for g in 0..n {
-                if self.ready(g) && !self.has_write[g] && self.can_place(g) {
+            let ready: Vec<u32> = self.ready.iter().copied().collect();
+            for g in ready {
+                let g = g as usize;
+                if !self.has_write[g] && self.can_place(g) {
                     self.place(g);
                     placed_any = true;
                 }
@@ -217,8 +258,10 @@ impl State<'_, '_> {
             return Some(false);
         }
         let mut choices = Vec::new();
-        for g in 0..n {
-            if self.ready(g) && self.has_write[g] && self.can_place(g) {
+        let ready: Vec<u32> = self.ready.iter().copied().collect();
+        for g in ready {
+            let g = g as usize;
+            if self.has_write[g] && self.can_place(g) {
                 choices.push(g);
             }
         }
@@ -232,7 +275,10 @@ impl State<'_, '_> {
                 .collect();
             let len = self.seq.len();
             self.place(g);
-            match self.dfs() {
+            self.depth += 1;
+            let found = self.dfs();
+            self.depth -= 1;
+            match found {
                 Some(true) => return Some(true),
                 Some(false) => self.unplace_to(len, &before),
                 None => return None,

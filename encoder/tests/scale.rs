@@ -9,6 +9,7 @@ use encoder::{
     encode_links, AccessKind, Encoder, Equation, Event, EventData, ExactCheck, LiteralMode,
     ProgramOrder, ScheduleEncoding,
 };
+use solver_glue::Lit;
 use std::time::Instant;
 
 #[test]
@@ -123,4 +124,107 @@ fn eight_threads_of_sixty_accesses() {
         other => panic!("the sequential schedule exists: {other:?}"),
     }
     assert!(xi.size().clauses > links.size().clauses);
+}
+
+/// Two long threads interleaved at random: the search branches at almost every write, so its
+/// depth reaches the thousands (6000 events: ζ ~16M clauses, the check ~0.1 s in release).
+#[test]
+fn deep_search_two_long_threads() {
+    let (per_thread, locs) = (1200, 2);
+    let mut rng = Rng::new(31);
+    let mut phi_solver = Varisat::default();
+    let mut phi = Encoder::new(&mut phi_solver);
+    let t = phi.tru();
+    let mut eq = Equation::new(t);
+    let locations: Vec<_> = (0..locs)
+        .map(|i| eq.add_location(format!("v{i}")))
+        .collect();
+    for &l in &locations {
+        eq.add_init_write(l, phi.bv_const(2, 0));
+    }
+    let main = eq.add_thread();
+    let workers: Vec<_> = (0..2).map(|_| eq.add_thread()).collect();
+    for &w in &workers {
+        eq.add_create(main, w, t, None);
+    }
+    let mut program: Vec<Vec<Event>> = vec![Vec::new(); 2];
+    for (k, &w) in workers.iter().enumerate() {
+        for _ in 0..per_thread {
+            let value = phi.bv_fresh(2);
+            let e = eq.add_event(EventData {
+                thread: w,
+                location: locations[rng.below(locs)],
+                kind: if rng.chance(50) {
+                    AccessKind::Write
+                } else {
+                    AccessKind::Read
+                },
+                guard: t,
+                value,
+                atomic: None,
+                source: None,
+            });
+            program[k].push(e);
+        }
+    }
+    // A random interleaving fixes the read-from map.
+    let mut last: Vec<Event> = eq.threads[eq.init_thread()].events().collect();
+    let mut rf: Vec<(Event, Event)> = Vec::new();
+    let mut next = [0usize, 0];
+    while next[0] < per_thread || next[1] < per_thread {
+        let k = if next[0] == per_thread {
+            1
+        } else if next[1] == per_thread {
+            0
+        } else {
+            rng.below(2)
+        };
+        let e = program[k][next[k]];
+        next[k] += 1;
+        let d = &eq.events[e];
+        if d.is_write() {
+            last[d.location.index()] = e;
+        } else {
+            rf.push((e, last[d.location.index()]));
+        }
+    }
+    let po = ProgramOrder::unconditional(&eq).unwrap();
+    // ζ over all candidates is quadratic; only the links of this read-from map are needed.
+    let start = Instant::now();
+    let links = encode_links(&eq, &po, &mut phi).unwrap();
+    let t_links = start.elapsed();
+    let chosen: Vec<Lit> = rf
+        .iter()
+        .map(|&(r, w)| {
+            links
+                .candidates(r)
+                .iter()
+                .find(|l| l.write == w)
+                .unwrap()
+                .lit
+        })
+        .collect();
+    let chosen: hashbrown::HashSet<Lit> = chosen.into_iter().collect();
+    let start = Instant::now();
+    let mut one = Varisat::default();
+    let check = encoder::exact_check(
+        &eq,
+        &po,
+        &links,
+        |l| l == t || chosen.contains(&l),
+        &mut one,
+    )
+    .unwrap();
+    println!(
+        "events {} links {} ζ {} in {:?}; exact_check {:?}",
+        eq.events.len(),
+        links.num_links(),
+        links.size(),
+        t_links,
+        start.elapsed()
+    );
+    match check {
+        ExactCheck::Feasible(order) => assert_eq!(order.len(), eq.events.len()),
+        other => panic!("the interleaving exists: {other:?}"),
+    }
 }
