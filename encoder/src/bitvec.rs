@@ -5,6 +5,9 @@
 //! part of the operation's name (`bv_udiv` / `bv_sdiv`, `bv_ult` / `bv_slt`, `bv_lshr` /
 //! `bv_ashr`), never of the vector. All arithmetic wraps modulo 2^width (two's complement).
 //!
+//! Binary operands must have equal widths (extend or truncate first); a mismatch is a bug in
+//! the caller and panics.
+//!
 //! Operations whose C result is undefined get a defined result here, so that the circuit is a
 //! total function; the caller decides whether the case is a property violation:
 //! * division by zero: `udiv(a, 0)` = all ones, `urem(a, 0)` = `a`, `sdiv(a, 0)` = `1` if `a`

@@ -44,4 +44,4 @@ pub use equation::{
 pub use gates::{Counters, Encoder};
 pub use links::{encode_links, Link, LinkTable};
 pub use program_order::ProgramOrder;
-pub use schedule::{exact_check, ExactCheck, LiteralMode, ScheduleEncoding};
+pub use schedule::{encode_schedule, exact_check, ExactCheck, LiteralMode, ScheduleEncoding};

@@ -81,12 +81,19 @@ impl LinkTable {
 }
 
 /// Encodes ζ for all reads of `eq` on `enc` (the φ encoder: guards and values are its
-/// literals). `po` must be [`ProgramOrder::unconditional`] of `eq` (it drives pruning).
+/// literals, and its true literal is `eq.true_lit`). `po` must be
+/// [`ProgramOrder::unconditional`] of `eq` (it drives pruning).
 pub fn encode_links(
     eq: &Equation,
     po: &ProgramOrder,
     enc: &mut Encoder,
 ) -> Result<LinkTable, EquationError> {
+    assert_eq!(
+        enc.tru(),
+        eq.true_lit,
+        "ζ goes on the encoder that built the equation"
+    );
+    eq.validate()?;
     let before = enc.counters();
     let writes = eq.writes_by_location();
     let mut table = LinkTable::default();

@@ -88,6 +88,9 @@ impl ScheduleEncoding {
         enc: &mut Encoder,
         mode: LiteralMode,
     ) -> Result<ScheduleEncoding, EquationError> {
+        if mode == LiteralMode::Shared {
+            assert_eq!(enc.tru(), eq.true_lit, "shared ξ goes on the φ encoder");
+        }
         let mut this = ScheduleEncoding::layout(eq, po, links, mode)?;
         this.add_constraints(eq, po, enc);
         Ok(this)
@@ -434,11 +437,23 @@ impl ScheduleEncoding {
     }
 }
 
+/// ξ for `eq` and `links` on `enc`: the same as [`ScheduleEncoding::encode`].
+pub fn encode_schedule(
+    eq: &Equation,
+    po: &ProgramOrder,
+    links: &LinkTable,
+    enc: &mut Encoder,
+    mode: LiteralMode,
+) -> Result<ScheduleEncoding, EquationError> {
+    ScheduleEncoding::encode(eq, po, links, enc, mode)
+}
+
 /// The exact check in one call, as the CEGAR loop wants it: for the full valuation
 /// `phi_value` (a model of φ ∧ ζ), a validated total order of the executed events, or a core
 /// of true φ literals that admits none. Tries the direct search first; only if it finds no
 /// order within its budget is ξ built — over the links true in the model only — on `solver`
-/// (a fresh solver, used for this one check) and solved under assumptions.
+/// (a fresh solver, used for this one check; set its budget beforehand to bound the time —
+/// then [`ExactCheck::Interrupted`] may come back) and solved under assumptions.
 pub fn exact_check(
     eq: &Equation,
     po: &ProgramOrder,
