@@ -350,6 +350,58 @@ impl ScheduleEncoding {
         }
     }
 
+    /// Solves ξ (separate mode) with the φ literals `assumed` as assumptions and every other
+    /// literal free: `Unsat` means `¬(∧ assumed)` holds in every feasible execution. Literals
+    /// ξ does not mention are ignored.
+    pub fn solve_under(&self, enc: &mut Encoder, assumed: &[Lit]) -> SolveResult {
+        assert_eq!(self.mode, LiteralMode::Separate);
+        let assumptions: Vec<Lit> = assumed.iter().filter_map(|&l| self.image(l)).collect();
+        enc.solver().solve(&assumptions)
+    }
+
+    /// The ξ literal of a φ literal, if ξ mentions its variable (separate mode).
+    fn image(&self, l: Lit) -> Option<Lit> {
+        let x = *self.var_map.get(&l.var().to_dimacs())?;
+        Some(if l.is_positive() { x } else { !x })
+    }
+
+    /// Shrinks an infeasibility core (φ literals, as returned by [`ScheduleEncoding::check`])
+    /// by deletion: drop one literal, re-solve under the rest, keep the drop if still
+    /// unsatisfiable (taking the solver's new core). The result is subset-minimal unless a
+    /// solve is interrupted, in which case the smallest core found so far is returned.
+    pub fn minimize_core(&self, enc: &mut Encoder, core: &[Lit]) -> Vec<Lit> {
+        assert_eq!(self.mode, LiteralMode::Separate);
+        let mut core: Vec<Lit> = core
+            .iter()
+            .copied()
+            .filter(|&l| self.image(l).is_some())
+            .collect();
+        let mut i = 0;
+        while i < core.len() {
+            let trial: Vec<Lit> = core
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| k != i)
+                .map(|(_, &l)| l)
+                .collect();
+            match self.solve_under(enc, &trial) {
+                SolveResult::Unsat => {
+                    let failed: HashSet<Lit> = enc.solver_ref().failed_core().into_iter().collect();
+                    core = trial
+                        .into_iter()
+                        .filter(|&l| self.image(l).is_some_and(|x| failed.contains(&x)))
+                        .collect();
+                    // The literals before i were needed in a larger core, so they are needed in
+                    // this one and keep their places: continue at i.
+                    i = i.min(core.len());
+                }
+                SolveResult::Sat => i += 1,
+                SolveResult::Interrupted => break,
+            }
+        }
+        core
+    }
+
     /// The direct search alone (no SAT, any mode): a validated order of the executed events
     /// of the full valuation `phi_value`, or `None` if there is none or the search gave up
     /// after `budget` placement tests.
@@ -449,8 +501,8 @@ pub fn encode_schedule(
 }
 
 /// The exact check in one call, as the CEGAR loop wants it: for the full valuation
-/// `phi_value` (a model of φ ∧ ζ), a validated total order of the executed events, or a core
-/// of true φ literals that admits none. Tries the direct search first; only if it finds no
+/// `phi_value` (a model of φ ∧ ζ), a validated total order of the executed events, or a
+/// subset-minimal core of true φ literals that admits none. Tries the direct search first; only if it finds no
 /// order within its budget is ξ built — over the links true in the model only — on `solver`
 /// (a fresh solver, used for this one check; set its budget beforehand to bound the time —
 /// then [`ExactCheck::Interrupted`] may come back) and solved under assumptions.
@@ -469,7 +521,10 @@ pub fn exact_check(
     }
     let mut enc = Encoder::new(solver);
     xi.add_constraints(eq, po, &mut enc);
-    Ok(xi.check_with_search_budget(eq, &mut enc, truth, 0))
+    Ok(match xi.check_with_search_budget(eq, &mut enc, truth, 0) {
+        ExactCheck::Infeasible(core) => ExactCheck::Infeasible(xi.minimize_core(&mut enc, &core)),
+        other => other,
+    })
 }
 
 /// Order literals between events, with the static cases folded and clock comparisons shared.

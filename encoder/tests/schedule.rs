@@ -90,6 +90,8 @@ struct Tally {
     pruned_choice: usize,
     skipped_cycle: usize,
     cores: usize,
+    minimal_cores: usize,
+    core_literals: usize,
 }
 
 /// The main agreement test: for each random instance and read-from choice, the separate exact
@@ -176,6 +178,23 @@ fn exact_check_agrees_with_brute_force() {
                     core.iter().all(|&l| val.get(l)),
                     "round {round}: core not true"
                 );
+                // Minimal: the core is infeasible, and dropping any literal makes it feasible.
+                let mut fs = Varisat::default();
+                let mut fe = Encoder::new(&mut fs);
+                let x = ScheduleEncoding::encode(&eq, &po, &links, &mut fe, LiteralMode::Separate)
+                    .unwrap();
+                assert_eq!(x.solve_under(&mut fe, &core), SolveResult::Unsat);
+                for k in 0..core.len() {
+                    let mut fewer = core.clone();
+                    fewer.remove(k);
+                    assert_eq!(
+                        x.solve_under(&mut fe, &fewer),
+                        SolveResult::Sat,
+                        "round {round}: core {core:?} is not minimal"
+                    );
+                }
+                tally.minimal_cores += 1;
+                tally.core_literals += core.len();
             }
             ExactCheck::Interrupted => panic!("no budget was set"),
         }
@@ -269,6 +288,7 @@ fn exact_check_agrees_with_brute_force() {
     assert!(tally.feasible >= 1000, "{tally:?}");
     assert!(tally.infeasible >= 120, "{tally:?}");
     assert!(tally.pruned_choice >= 50, "{tally:?}");
+    assert_eq!(tally.minimal_cores, tally.infeasible, "{tally:?}");
     assert!(tally.skipped_cycle <= 400, "{tally:?}");
 }
 
