@@ -5,3 +5,5 @@
 
 pub mod cli;
 pub mod exit;
+pub mod svcomp;
+pub mod witness;
