@@ -33,6 +33,9 @@ from dataclasses import dataclass, field
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 DEFAULT_BASELINE = os.path.join(HERE, "baseline.csv")
+BENCHMARK_DEF = os.path.join(HERE, "yogar-concurrency.xml")
+# How the benchmark definition names the sv-benchmarks checkout (relative to its own folder).
+BENCHMARK_DEF_SVB = "../../shared/sv-benchmarks"
 
 UNREACH_CALL = "CHECK(init(main()),LTL(G!call(reach_error())))"
 
@@ -563,6 +566,21 @@ def write_html(path, rows, summary):
         f.write("\n".join(out) + "\n")
 
 
+# ----------------------------------------------------------------------------- benchexec
+
+
+def write_benchmark_def(svb, out_path):
+    """A copy of yogar-concurrency.xml whose task paths point at the checkout `svb`, with the
+    tool-info module still found through PYTHONPATH (sv-comp/)."""
+    with open(BENCHMARK_DEF, encoding="utf-8") as f:
+        text = f.read()
+    if BENCHMARK_DEF_SVB + "/" not in text:
+        raise ValueError(f"{BENCHMARK_DEF} does not name {BENCHMARK_DEF_SVB}")
+    text = text.replace(BENCHMARK_DEF_SVB + "/", os.path.abspath(svb) + "/")
+    with open(out_path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
 # ----------------------------------------------------------------------------- main
 
 
@@ -595,6 +613,8 @@ def parse_args(argv):
     p.add_argument("--fail-on-change", action="store_true", help="also exit 1 if a verdict differs from the baseline")
     p.add_argument("--runner", choices=["auto", "benchexec", "own"], default="auto",
                    help="auto: BenchExec's RunExecutor if usable, else the own runner")
+    p.add_argument("--benchexec-xml", metavar="OUT",
+                   help="only write yogar-concurrency.xml for this checkout to OUT, then stop")
     p.add_argument("--default-data-model", choices=["ILP32", "LP64", "none"], default="ILP32",
                    help="data model for tasks that state none (format 1.0; SV-COMP ran these as ILP32)")
     return p.parse_args(argv)
@@ -606,6 +626,10 @@ def main(argv=None):
     if not os.path.isdir(os.path.join(svb, "c")):
         print(f"regress: no sv-benchmarks checkout at {svb} (give --svb or SVB=...)", file=sys.stderr)
         return 2
+    if args.benchexec_xml:
+        write_benchmark_def(svb, args.benchexec_xml)
+        print(f"regress: wrote {args.benchexec_xml}")
+        return 0
     try:
         tasks = load_tasks(svb)
     except (OSError, ValueError) as e:
