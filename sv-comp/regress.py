@@ -645,6 +645,9 @@ def main(argv=None):
         return 2
 
     yogar = find_yogar(args.yogar)
+    if not os.access(yogar, os.X_OK):
+        print(f"regress: no yogar binary at {yogar} (build it, or give --yogar)", file=sys.stderr)
+        return 2
     out_dir = os.path.abspath(args.out)
     logs = os.path.join(out_dir, "logs")
     os.makedirs(logs, exist_ok=True)

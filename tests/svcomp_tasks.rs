@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use yogar::svcomp::{Property, Task};
+use yogar::svcomp::{Property, Request, Task};
 
 /// The sv-benchmarks checkout: `$SVB`, else `../shared/sv-benchmarks` beside the repository
 /// (or one level further up, for a checkout nested one folder deeper).
@@ -63,6 +63,15 @@ fn every_listed_task_parses_with_its_expected_verdict() {
             Some(expected),
             "{}",
             yml.display()
+        );
+        // What `yogar verify TASK.yml` will be asked.
+        let request = Request::resolve(&yml, None).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(request.program, input);
+        assert_eq!(request.property, Property::UnreachCall);
+        assert_eq!(request.expected_verdict, Some(expected));
+        assert_eq!(
+            request.data_model, None,
+            "format 1.0 tasks state no data model"
         );
         if expected {
             trues += 1;
