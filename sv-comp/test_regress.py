@@ -276,6 +276,29 @@ class EndToEnd(unittest.TestCase):
         self.assertEqual(code, 2)
 
 
+class BenchmarkDefinition(unittest.TestCase):
+    def test_copy_points_at_the_given_checkout(self):
+        import xml.etree.ElementTree as ET
+
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "def.xml")
+            regress.write_benchmark_def("/data/svb", out)
+            with open(out) as f:
+                text = f.read()
+        self.assertNotIn(regress.BENCHMARK_DEF_SVB, text)
+        root = ET.fromstring(text)
+        self.assertEqual(root.get("tool"), "tools.yogar")
+        self.assertEqual(root.get("timelimit"), "60 s")
+        includes = [e.text for e in root.iter("include")]
+        self.assertIn("/data/svb/c/pthread/*.yml", includes)
+        self.assertTrue(all(i.startswith("/data/svb/c/pthread") for i in includes), includes)
+        self.assertEqual([e.text for e in root.iter("propertyfile")],
+                         ["/data/svb/c/properties/unreach-call.prp"])
+        options = [(e.get("name"), e.text) for e in root.iter("option")]
+        self.assertIn(("--unwind", "auto"), options)
+        self.assertIn(("--32", None), options)
+
+
 try:
     import benchexec.tools.template as template
     from benchexec.util import ProcessExitCode
