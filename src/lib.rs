@@ -6,3 +6,5 @@
 pub mod bench;
 pub mod cli;
 pub mod exit;
+pub mod svcomp;
+pub mod witness;
