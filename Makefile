@@ -25,3 +25,10 @@ bench:
 
 run: build
 	$(YOGAR) verify --unwind 4 $(EXAMPLE)
+
+# SV-COMP regression (sv-comp/README.md): every unreach-call task of the checkout, scored,
+# compared with sv-comp/baseline.csv; fails on a wrong verdict. E.g. REGRESS_ARGS=--quick
+SVB ?= ../shared/sv-benchmarks
+REGRESS_ARGS ?=
+regress: build
+	python3 sv-comp/regress.py --svb $(SVB) --yogar $(YOGAR) $(REGRESS_ARGS)

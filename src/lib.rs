@@ -10,3 +10,5 @@ pub mod exit;
 pub mod frontend;
 pub mod ir;
 pub mod symex;
+pub mod svcomp;
+pub mod witness;

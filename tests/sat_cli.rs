@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use solver_glue::dimacs::Cnf;
-use solver_glue::gen::{pigeonhole, random_ksat};
+use solver_glue::generate::{pigeonhole, random_ksat};
 use solver_glue::solver_names;
 
 /// A file in a fresh directory under the system temp dir, removed when dropped.

@@ -5,6 +5,9 @@
 //! part of the operation's name (`bv_udiv` / `bv_sdiv`, `bv_ult` / `bv_slt`, `bv_lshr` /
 //! `bv_ashr`), never of the vector. All arithmetic wraps modulo 2^width (two's complement).
 //!
+//! Binary operands must have equal widths (extend or truncate first); a mismatch is a bug in
+//! the caller and panics.
+//!
 //! Operations whose C result is undefined get a defined result here, so that the circuit is a
 //! total function; the caller decides whether the case is a property violation:
 //! * division by zero: `udiv(a, 0)` = all ones, `urem(a, 0)` = `a`, `sdiv(a, 0)` = `1` if `a`
@@ -303,11 +306,14 @@ impl Encoder<'_> {
     /// Unsigned `a < b`.
     pub fn bv_ult(&mut self, a: &BitVec, b: &BitVec) -> Lit {
         same_width(a, b);
-        // a − b borrows exactly when a < b: the carry of a + ¬b + 1 is then 0.
-        let nb: Vec<Lit> = b.bits().iter().map(|&l| !l).collect();
-        let t = self.tru();
-        let (_, carry) = self.add_carry(a.bits(), &nb, t);
-        !carry
+        // From the LSB up: where the bits differ, b's bit decides; the most significant
+        // difference wins. Two gates per bit, and the XORs are shared with `b < a`.
+        let mut lt = self.fls();
+        for (&x, &y) in a.bits().iter().zip(b.bits()) {
+            let differ = self.xor(x, y);
+            lt = self.mux(differ, y, lt);
+        }
+        lt
     }
 
     /// Unsigned `a ≤ b`.

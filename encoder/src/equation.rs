@@ -9,7 +9,16 @@
 //!
 //! Create and join points carry a guard literal: the ordering they impose holds only when the
 //! guard is true (a join under an `if`). A guard equal to [`Equation::true_lit`] is
-//! unconditional; only unconditional orders are used for static pruning.
+//! unconditional; only unconditional orders are used for static pruning. Create and join points
+//! may lie inside an atomic block (the child then starts after, or ends before, the whole
+//! block).
+//!
+//! Contract with the builder (symex): every location that is read has an initial write (a
+//! nondeterministic value if C leaves it undefined); an event's guard is the full condition
+//! under which the access happens, so it implies that its thread was created; an atomic block is one run of
+//! items of one thread ([`Equation::validate`]). What a [`Location`] is (a scalar, an array
+//! element at a constant index, a whole object updated functionally) is the builder's choice;
+//! two events conflict exactly when their locations are equal.
 
 use crate::bitvec::BitVec;
 use cranelift_entity::{entity_impl, PrimaryMap};
@@ -48,7 +57,8 @@ pub struct EventData {
     pub thread: Thread,
     pub location: Location,
     pub kind: AccessKind,
-    /// The path condition under which the access happens.
+    /// The condition under which the access happens (path condition, including the
+    /// condition under which its thread was created).
     pub guard: Lit,
     /// For a write the value written, for a read the value returned.
     pub value: BitVec,
@@ -131,6 +141,8 @@ pub enum EquationError {
     WidthMismatch { read: Event, write: Event },
     /// The init thread may only hold unconditional writes.
     BadInitEvent(Event),
+    /// A location that is read has no initial write (its reads could never execute).
+    NoInitialWrite(Location),
 }
 
 impl fmt::Display for EquationError {
@@ -152,6 +164,7 @@ impl fmt::Display for EquationError {
             EquationError::BadInitEvent(e) => {
                 write!(f, "init event {e} is not an unconditional write")
             }
+            EquationError::NoInitialWrite(l) => write!(f, "location {l} has no initial write"),
         }
     }
 }
@@ -297,6 +310,16 @@ impl Equation {
             let d = &self.events[e];
             if !d.is_write() || d.guard != self.true_lit || d.atomic.is_some() {
                 return Err(EquationError::BadInitEvent(e));
+            }
+        }
+        let mut initialised: cranelift_entity::SecondaryMap<Location, bool> =
+            cranelift_entity::SecondaryMap::new();
+        for e in self.threads[self.init_thread].events() {
+            initialised[self.events[e].location] = true;
+        }
+        for d in self.events.values() {
+            if d.is_read() && !initialised[d.location] {
+                return Err(EquationError::NoInitialWrite(d.location));
             }
         }
         // Each block is one run of items (events and create/join points) of one thread.

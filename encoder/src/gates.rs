@@ -8,7 +8,8 @@
 
 use hashbrown::HashMap;
 use solver_glue::{Lit, SatSolver};
-use std::ops::Sub;
+use std::fmt;
+use std::ops::{Add, Sub};
 
 /// Variables and clauses an [`Encoder`] has added to its solver. Take one snapshot before and
 /// one after building a part of the formula; the difference is that part's size.
@@ -25,6 +26,22 @@ impl Sub for Counters {
             vars: self.vars - rhs.vars,
             clauses: self.clauses - rhs.clauses,
         }
+    }
+}
+
+impl Add for Counters {
+    type Output = Counters;
+    fn add(self, rhs: Counters) -> Counters {
+        Counters {
+            vars: self.vars + rhs.vars,
+            clauses: self.clauses + rhs.clauses,
+        }
+    }
+}
+
+impl fmt::Display for Counters {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} variables, {} clauses", self.vars, self.clauses)
     }
 }
 
@@ -116,14 +133,14 @@ impl<'s> Encoder<'s> {
             match self.const_value(l) {
                 Some(true) => return,
                 Some(false) => continue,
-                None => {}
+                None => clause.push(l),
             }
-            if clause.contains(&!l) {
-                return;
-            }
-            if !clause.contains(&l) {
-                clause.push(l);
-            }
+        }
+        // Sorted by variable, duplicates and complementary pairs are adjacent.
+        clause.sort_unstable_by_key(|l| (l.var(), !l.is_positive()));
+        clause.dedup();
+        if clause.windows(2).any(|w| w[0] == !w[1]) {
+            return;
         }
         self.counters.clauses += 1;
         self.solver.add_clause(&clause);
@@ -308,7 +325,8 @@ impl<'s> Encoder<'s> {
             }
             return;
         }
-        // prefix[i] ⇔-ish "some of lits[0..=i] is true" (only the ⇐ direction is needed).
+        // `prev` is implied by "some of the literals so far is true" (a running or; only that
+        // direction is needed), and a true literal may not follow a true `prev`.
         let mut prev = lits[0];
         for &l in &lits[1..lits.len() - 1] {
             let next = self.new_lit();

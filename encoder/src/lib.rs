@@ -9,13 +9,22 @@
 //! Typical use:
 //! ```text
 //! let mut enc = Encoder::new(&mut solver);
-//! let mut eq = Equation::new(enc.tru());            // symex adds threads, events, create/join
+//! let mut eq = Equation::new(enc.tru());
+//! // symex: eq.add_thread(), eq.add_location(..), eq.add_init_write(..), eq.add_event(..),
+//! //        eq.add_create(parent, child, guard, atomic), eq.add_join(..), values via enc.bv_*
+//! eq.validate()?;
 //! let po = ProgramOrder::unconditional(&eq)?;
-//! let links = encode_links(&eq, &po, &mut enc)?;     // φ ∧ ζ
-//! // exact check on a second solver:
+//! let links = encode_links(&eq, &po, &mut enc)?;     // ζ on the φ solver
+//! // monolithic: ScheduleEncoding::encode(&eq, &po, &links, &mut enc, LiteralMode::Shared)?
+//! //             then after SAT: xi.order(&eq, &enc)
+//! // exact check on a second solver, for a model of φ:
 //! let mut xi_enc = Encoder::new(&mut xi_solver);
 //! let xi = ScheduleEncoding::encode(&eq, &po, &links, &mut xi_enc, LiteralMode::Separate)?;
-//! match xi.check(&eq, &mut xi_enc, |l| enc.value(l)) { … }
+//! match xi.check(&eq, &mut xi_enc, |l| enc.value(l)) {
+//!     ExactCheck::Feasible(order) => …,      // a counterexample schedule
+//!     ExactCheck::Infeasible(core) => …,     // add ¬(∧ core) to φ
+//!     ExactCheck::Interrupted => …,
+//! }
 //! ```
 
 pub mod arrays;
@@ -25,6 +34,7 @@ pub mod gates;
 pub mod links;
 pub mod program_order;
 pub mod schedule;
+mod search;
 
 pub use bitvec::BitVec;
 pub use equation::{
@@ -34,4 +44,4 @@ pub use equation::{
 pub use gates::{Counters, Encoder};
 pub use links::{encode_links, Link, LinkTable};
 pub use program_order::ProgramOrder;
-pub use schedule::{ExactCheck, LiteralMode, ScheduleEncoding};
+pub use schedule::{encode_schedule, exact_check, ExactCheck, LiteralMode, ScheduleEncoding};

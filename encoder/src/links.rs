@@ -11,7 +11,8 @@
 
 use crate::equation::{Equation, EquationError, Event};
 use crate::gates::{Counters, Encoder};
-use crate::program_order::ProgramOrder;
+use crate::program_order::{BitSet, ProgramOrder};
+use cranelift_entity::EntityRef;
 use cranelift_entity::SecondaryMap;
 use solver_glue::Lit;
 
@@ -55,6 +56,24 @@ impl LinkTable {
             .map(|l| l.write)
     }
 
+    /// The same table keeping only the links `keep` accepts (e.g. those true in a model):
+    /// the exact check needs no constraint for a link that is false.
+    pub fn restrict(&self, keep: impl Fn(Lit) -> bool) -> LinkTable {
+        let mut out = LinkTable {
+            links: SecondaryMap::new(),
+            reads: self.reads.clone(),
+            size: Counters::default(),
+        };
+        for &r in &self.reads {
+            out.links[r] = self.links[r]
+                .iter()
+                .copied()
+                .filter(|l| keep(l.lit))
+                .collect();
+        }
+        out
+    }
+
     /// Variables and clauses ζ added.
     pub fn size(&self) -> Counters {
         self.size
@@ -62,12 +81,19 @@ impl LinkTable {
 }
 
 /// Encodes ζ for all reads of `eq` on `enc` (the φ encoder: guards and values are its
-/// literals). `po` must be [`ProgramOrder::unconditional`] of `eq` (it drives pruning).
+/// literals, and its true literal is `eq.true_lit`). `po` must be
+/// [`ProgramOrder::unconditional`] of `eq` (it drives pruning).
 pub fn encode_links(
     eq: &Equation,
     po: &ProgramOrder,
     enc: &mut Encoder,
 ) -> Result<LinkTable, EquationError> {
+    assert_eq!(
+        enc.tru(),
+        eq.true_lit,
+        "ζ goes on the encoder that built the equation"
+    );
+    eq.validate()?;
     let before = enc.counters();
     let writes = eq.writes_by_location();
     let mut table = LinkTable::default();
@@ -78,6 +104,14 @@ pub fn encode_links(
         table.reads.push(r);
         let loc_writes = &writes[rd.location];
         let mut links = Vec::new();
+        // Writes of the location that always happen before r: any write before one of them
+        // is always overwritten before r reads.
+        let mut always_before = BitSet::with_capacity(eq.events.len());
+        for &w2 in loc_writes {
+            if eq.events[w2].guard == eq.true_lit && po.po_before(w2, r) {
+                always_before.insert(w2.index());
+            }
+        }
         if enc.const_value(rd.guard) != Some(false) {
             for &w in loc_writes {
                 let wd = &eq.events[w];
@@ -87,13 +121,7 @@ pub fn encode_links(
                 if enc.const_value(wd.guard) == Some(false) || po.po_before(r, w) {
                     continue;
                 }
-                let hidden = loc_writes.iter().any(|&w2| {
-                    w2 != w
-                        && eq.events[w2].guard == eq.true_lit
-                        && po.po_before(w, w2)
-                        && po.po_before(w2, r)
-                });
-                if hidden {
+                if po.any_after(w, &always_before) {
                     continue;
                 }
                 let s = enc.new_lit();

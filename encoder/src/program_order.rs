@@ -180,6 +180,15 @@ impl ProgramOrder {
         self.after[a.index()].contains(b.index())
     }
 
+    /// Whether some event of `set` (by index) comes after `a`.
+    pub(crate) fn any_after(&self, a: Event, set: &BitSet) -> bool {
+        self.after[a.index()]
+            .words
+            .iter()
+            .zip(&set.words)
+            .any(|(x, y)| x & y != 0)
+    }
+
     pub(crate) fn graph(&self) -> &PoGraph {
         &self.graph
     }

@@ -250,11 +250,11 @@ fn width_8_folds_like_rust_u8_i8() {
             assert_eq!(val(&enc, &r), x.wrapping_sub(y));
             let r = enc.bv_mul(&a, &b);
             assert_eq!(val(&enc, &r), x.wrapping_mul(y));
-            if y != 0 {
+            if let (Some(q), Some(rem)) = (x.checked_div(y), x.checked_rem(y)) {
                 let r = enc.bv_udiv(&a, &b);
-                assert_eq!(val(&enc, &r), x / y);
+                assert_eq!(val(&enc, &r), q);
                 let r = enc.bv_urem(&a, &b);
-                assert_eq!(val(&enc, &r), x % y);
+                assert_eq!(val(&enc, &r), rem);
                 let r = enc.bv_sdiv(&a, &b);
                 assert_eq!(val(&enc, &r) as i8, sx8.wrapping_div(sy8));
                 let r = enc.bv_srem(&a, &b);
@@ -485,4 +485,28 @@ fn gate_folding_rules() {
     assert_eq!(enc.xor(y, !x), !g);
     let m = enc.mux(x, y, !y);
     assert_eq!(m, enc.iff(x, y));
+}
+
+/// At-most-one, both the pairwise and the sequential-counter form, on every assignment.
+#[test]
+fn at_most_one_allows_exactly_the_assignments_with_one_or_no_true_literal() {
+    for k in 1..=9usize {
+        let mut solver = Varisat::default();
+        let mut enc = Encoder::new(&mut solver);
+        let lits: Vec<Lit> = (0..k).map(|_| enc.new_lit()).collect();
+        enc.at_most_one(&lits);
+        for bits in 0..1u32 << k {
+            let assume: Vec<Lit> = (0..k)
+                .map(|i| {
+                    if bits >> i & 1 == 1 {
+                        lits[i]
+                    } else {
+                        !lits[i]
+                    }
+                })
+                .collect();
+            let sat = enc.solver().solve(&assume) == SolveResult::Sat;
+            assert_eq!(sat, bits.count_ones() <= 1, "k={k} bits={bits:b}");
+        }
+    }
 }

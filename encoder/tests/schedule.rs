@@ -8,8 +8,8 @@ use common::events::{ev, Plan, Reference};
 use common::{Rng, Varisat};
 use cranelift_entity::EntityRef;
 use encoder::{
-    encode_links, AccessKind, Encoder, Equation, Event, EventData, ExactCheck, LinkTable,
-    LiteralMode, ProgramOrder, ScheduleEncoding, Thread,
+    encode_links, exact_check, AccessKind, Encoder, Equation, Event, EventData, ExactCheck,
+    LinkTable, LiteralMode, ProgramOrder, ScheduleEncoding, Thread,
 };
 use hashbrown::HashMap;
 use solver_glue::{Lit, SolveResult};
@@ -90,6 +90,8 @@ struct Tally {
     pruned_choice: usize,
     skipped_cycle: usize,
     cores: usize,
+    minimal_cores: usize,
+    core_literals: usize,
 }
 
 /// The main agreement test: for each random instance and read-from choice, the separate exact
@@ -142,6 +144,74 @@ fn exact_check_agrees_with_brute_force() {
             continue;
         };
 
+        // The direct search (default) and SAT alone must give the same answer.
+        let sat_only = xi.check_with_search_budget(&eq, &mut xi_enc, |l| val.get(l), 0);
+        match (&sat_only, expected) {
+            (ExactCheck::Feasible(order), true) => {
+                let order: Vec<usize> = order.iter().map(|e| e.index()).collect();
+                if let Err(msg) = reference.check_order(&order, &rf) {
+                    panic!("round {round}: SAT order {order:?} invalid: {msg}");
+                }
+            }
+            (ExactCheck::Infeasible(_), false) => {}
+            (other, _) => panic!("round {round}: SAT-only check {other:?}, expected {expected}"),
+        }
+        // The one-call exact check on a fresh solver.
+        let mut one_solver = Varisat::default();
+        match exact_check(&eq, &po, &links, |l| val.get(l), &mut one_solver).unwrap() {
+            ExactCheck::Feasible(order) => {
+                assert!(
+                    expected,
+                    "round {round}: exact_check feasible, brute force not"
+                );
+                let order: Vec<usize> = order.iter().map(|e| e.index()).collect();
+                if let Err(msg) = reference.check_order(&order, &rf) {
+                    panic!("round {round}: exact_check order {order:?} invalid: {msg}");
+                }
+            }
+            ExactCheck::Infeasible(core) => {
+                assert!(
+                    !expected,
+                    "round {round}: exact_check infeasible, brute force not"
+                );
+                assert!(
+                    core.iter().all(|&l| val.get(l)),
+                    "round {round}: core not true"
+                );
+                // Minimal: the core is infeasible, and dropping any literal makes it feasible.
+                let mut fs = Varisat::default();
+                let mut fe = Encoder::new(&mut fs);
+                let x = ScheduleEncoding::encode(&eq, &po, &links, &mut fe, LiteralMode::Separate)
+                    .unwrap();
+                assert_eq!(x.solve_under(&mut fe, &core), SolveResult::Unsat);
+                for k in 0..core.len() {
+                    let mut fewer = core.clone();
+                    fewer.remove(k);
+                    assert_eq!(
+                        x.solve_under(&mut fe, &fewer),
+                        SolveResult::Sat,
+                        "round {round}: core {core:?} is not minimal"
+                    );
+                }
+                tally.minimal_cores += 1;
+                tally.core_literals += core.len();
+            }
+            ExactCheck::Interrupted => panic!("no budget was set"),
+        }
+        // The direct search alone is complete on these sizes.
+        match xi.search_order(&eq, |l| val.get(l), u64::MAX) {
+            Some(order) => {
+                assert!(
+                    expected,
+                    "round {round}: search found an order brute force lacks"
+                );
+                let order: Vec<usize> = order.iter().map(|e| e.index()).collect();
+                if let Err(msg) = reference.check_order(&order, &rf) {
+                    panic!("round {round}: searched order {order:?} invalid: {msg}");
+                }
+            }
+            None => assert!(!expected, "round {round}: search missed a schedule"),
+        }
         match xi.check(&eq, &mut xi_enc, |l| val.get(l)) {
             ExactCheck::Feasible(order) => {
                 assert!(
@@ -169,10 +239,12 @@ fn exact_check_agrees_with_brute_force() {
                 let xi2 =
                     ScheduleEncoding::encode(&eq, &po, &links, &mut fresh, LiteralMode::Separate)
                         .expect("second encoding");
+                // Literals outside the core stay unassumed (free), as in a refinement clause;
+                // the direct search needs a full valuation, so SAT alone decides here.
                 let only_core = |l: Lit| core.contains(&l);
                 assert!(
                     matches!(
-                        xi2.check(&eq, &mut fresh, only_core),
+                        xi2.check_with_search_budget(&eq, &mut fresh, only_core, 0),
                         ExactCheck::Infeasible(_)
                     ),
                     "round {round}: core {core:?} is satisfiable on its own"
@@ -205,7 +277,7 @@ fn exact_check_agrees_with_brute_force() {
             "round {round}: monolithic disagrees with brute force"
         );
         if res == SolveResult::Sat {
-            let order = shared.order(&eq, &phi, |e| phi.value(eq.events[e].guard));
+            let order = shared.order(&eq, &phi);
             let order: Vec<usize> = order.iter().map(|e| e.index()).collect();
             if let Err(msg) = reference.check_order(&order, &rf) {
                 panic!("round {round}: monolithic order {order:?} invalid: {msg}");
@@ -216,6 +288,7 @@ fn exact_check_agrees_with_brute_force() {
     assert!(tally.feasible >= 1000, "{tally:?}");
     assert!(tally.infeasible >= 120, "{tally:?}");
     assert!(tally.pruned_choice >= 50, "{tally:?}");
+    assert_eq!(tally.minimal_cores, tally.infeasible, "{tally:?}");
     assert!(tally.skipped_cycle <= 400, "{tally:?}");
 }
 
@@ -472,4 +545,91 @@ fn size_counters_cover_each_part() {
     assert_eq!(xi.size(), enc.counters() - c1);
     assert!(links.size().clauses > 0 && xi.size().clauses > 0);
     assert_eq!(enc.solver().stats().clauses, enc.counters().clauses);
+}
+
+/// Store buffering and the butterfly with real values, end to end on one solver: the asserted
+/// outcome is reachable in φ ∧ ζ (no order) and unreachable once ξ is added; without the
+/// assertion, φ ∧ ζ ∧ ξ is satisfiable and its order is a valid schedule.
+#[test]
+fn valued_patterns_monolithic() {
+    use AccessKind::{Read as R, Write as W};
+    // (thread, location, kind, value written); reads get fresh values.
+    type Step = (usize, usize, AccessKind, u64);
+    let sb: Vec<Step> = vec![(0, 0, W, 1), (0, 1, R, 0), (1, 1, W, 1), (1, 0, R, 0)];
+    let sb_outcome = [0u64, 0];
+    let butterfly: Vec<Step> = vec![
+        (0, 0, W, 1),
+        (0, 2, W, 1),
+        (0, 1, R, 0),
+        (1, 0, W, 2),
+        (1, 2, R, 0),
+        (1, 1, R, 0),
+        (2, 1, W, 1),
+        (2, 2, R, 0),
+        (2, 0, R, 0),
+        (3, 1, W, 2),
+        (3, 2, W, 2),
+        (3, 0, R, 0),
+    ];
+    let bf_outcome = [1u64, 1, 2, 2, 1, 2];
+    for (steps, outcome, threads, locs) in [
+        (&sb, &sb_outcome[..], 2, 2),
+        (&butterfly, &bf_outcome[..], 4, 3),
+    ] {
+        for with_xi in [false, true] {
+            for assert_outcome in [true, false] {
+                let mut s = Varisat::default();
+                let mut enc = Encoder::new(&mut s);
+                let mut p = Prog::new(&enc, threads, locs);
+                let t = p.threads.clone();
+                let mut reads = Vec::new();
+                for &(th, loc, kind, v) in steps {
+                    let e = p.access(&mut enc, t[th], loc, kind);
+                    if kind == W {
+                        p.eq.events[e].value = enc.bv_const(4, v);
+                    } else {
+                        reads.push(e);
+                    }
+                }
+                p.finish(&enc);
+                let po = ProgramOrder::unconditional(&p.eq).unwrap();
+                let links = encode_links(&p.eq, &po, &mut enc).unwrap();
+                let xi = with_xi.then(|| {
+                    ScheduleEncoding::encode(&p.eq, &po, &links, &mut enc, LiteralMode::Shared)
+                        .unwrap()
+                });
+                if assert_outcome {
+                    for (&r, &v) in reads.iter().zip(outcome) {
+                        let value = p.eq.events[r].value.clone();
+                        let k = enc.bv_const(4, v);
+                        let eq_lit = enc.bv_eq(&value, &k);
+                        enc.assert_lit(eq_lit);
+                    }
+                }
+                let res = enc.solver().solve(&[]);
+                let expect_sat = !(with_xi && assert_outcome);
+                assert_eq!(
+                    res == SolveResult::Sat,
+                    expect_sat,
+                    "{} threads, ξ {with_xi}, outcome asserted {assert_outcome}",
+                    threads
+                );
+                if let (Some(xi), SolveResult::Sat) = (&xi, res) {
+                    let order = xi.order(&p.eq, &enc);
+                    assert_eq!(order.len(), p.eq.events.len());
+                    // Each read's value is that of the last earlier write.
+                    let mut last: HashMap<usize, u64> = HashMap::new();
+                    for e in order {
+                        let d = &p.eq.events[e];
+                        let v = enc.bv_value_u64(&d.value);
+                        if d.is_write() {
+                            last.insert(d.location.index(), v);
+                        } else {
+                            assert_eq!(Some(&v), last.get(&d.location.index()));
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

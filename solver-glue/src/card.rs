@@ -42,7 +42,7 @@ pub fn exactly_one(sink: &mut (impl ClauseSink + ?Sized), lits: &[Lit]) {
 mod tests {
     use super::*;
     use crate::dimacs::Cnf;
-    use crate::gen::Rng;
+    use crate::generate::Rng;
 
     /// Whether some assignment of the variables after the first `inputs` extends `input`
     /// (bit i = value of variable i+1) to a model of `cnf`.

@@ -4,8 +4,8 @@
 mod common;
 
 use common::{all_solvers, brute_force, check_core, check_model};
-use solver_glue::gen::{incremental_script, random_ksat, Rng, ScriptShape};
-use solver_glue::{Lit, SatSolver, SolveResult, Var};
+use solver_glue::generate::{incremental_script, random_ksat, Rng, ScriptShape};
+use solver_glue::{Lit, SolveResult, Var};
 
 #[test]
 fn random_formulas_agree_with_each_other_and_brute_force() {
@@ -149,8 +149,11 @@ fn edge_cases() {
         );
         assert_eq!(solver.value(Lit::from_dimacs(9)), Some(false), "{name}");
         assert!(solver.failed_core().is_empty());
-        // Adding a clause discards the model.
+        // Adding a clause or a variable discards the model.
         solver.add_clause(&[Lit::from_dimacs(2), Lit::from_dimacs(4)]);
+        assert_eq!(solver.value(a.pos()), None, "{name}");
+        assert_eq!(solver.solve(&[]), SolveResult::Sat, "{name}");
+        assert_eq!(solver.new_var(), Var::from_dimacs(10), "{name}");
         assert_eq!(solver.value(a.pos()), None, "{name}");
         // The empty clause: unsatisfiable with an empty core, for good.
         solver.add_clause(&[]);
@@ -158,7 +161,8 @@ fn edge_cases() {
         assert!(solver.failed_core().is_empty(), "{name}");
         assert_eq!(solver.solve(&[]), SolveResult::Unsat, "{name}");
         let stats = solver.stats();
-        assert_eq!((stats.clauses, stats.solves), (4, 5), "{name}");
+        assert_eq!((stats.clauses, stats.solves), (4, 6), "{name}");
+        assert_eq!(stats.vars, 10, "{name}");
     }
 }
 
@@ -172,4 +176,86 @@ fn factory() {
     }
     let err = make_solver("minisat").err().expect("unknown name");
     assert!(err.to_string().contains("minisat"));
+}
+
+#[test]
+fn exactly_one_has_one_model_per_literal_on_every_back_end() {
+    use solver_glue::card::exactly_one;
+    for n in [1usize, 4, 7, 12] {
+        for mut solver in all_solvers() {
+            let lits: Vec<Lit> = (0..n).map(|_| solver.new_var().pos()).collect();
+            exactly_one(&mut *solver, &lits);
+            // Enumerate the models projected on `lits`, blocking each one found.
+            let mut models = 0;
+            while solver.solve(&[]) == SolveResult::Sat {
+                let true_lits: Vec<Lit> = lits
+                    .iter()
+                    .copied()
+                    .filter(|&l| solver.value(l) == Some(true))
+                    .collect();
+                assert_eq!(true_lits.len(), 1, "{}", solver.name());
+                models += 1;
+                assert!(models <= n, "{}", solver.name());
+                solver.add_clause(&[!true_lits[0]]);
+            }
+            assert_eq!(models, n, "{} n={n}", solver.name());
+        }
+    }
+}
+
+#[test]
+fn random_incremental_sequence_against_brute_force() {
+    // Small enough to keep every model of the clauses so far: each added clause filters the
+    // list, and an assumption set is satisfiable iff some kept model agrees with it. The
+    // formula drifts from satisfiable to unsatisfiable, so both kinds of core appear.
+    const VARS: u32 = 12;
+    let mut rng = Rng::new(31337);
+    let mut solvers = all_solvers();
+    let mut models: Vec<u32> = (0..1u32 << VARS).collect();
+    let mut clauses: Vec<Vec<Lit>> = Vec::new();
+    let holds = |bits: u32, l: &Lit| (bits >> l.var().index() & 1 == 1) == l.is_positive();
+    let (mut sat, mut unsat_core, mut unsat_empty) = (0, 0, 0);
+    for step in 0..300 {
+        if step % 2 == 0 {
+            let k = 3 + rng.below(3) as usize;
+            let clause = rng.clause(VARS, k);
+            models.retain(|&bits| clause.iter().any(|l| holds(bits, l)));
+            for solver in &mut solvers {
+                solver.add_clause(&clause);
+            }
+            clauses.push(clause);
+        }
+        let assumptions: Vec<Lit> = (0..rng.below(5)).map(|_| rng.lit(VARS)).collect();
+        let expected = models
+            .iter()
+            .any(|&bits| assumptions.iter().all(|l| holds(bits, l)));
+        for solver in &mut solvers {
+            let result = solver.solve(&assumptions);
+            let name = solver.name();
+            if expected {
+                assert_eq!(result, SolveResult::Sat, "{name} at step {step}");
+                check_model(&**solver, &clauses, &assumptions);
+            } else {
+                assert_eq!(result, SolveResult::Unsat, "{name} at step {step}");
+                let core = solver.failed_core();
+                assert!(core.iter().all(|l| assumptions.contains(l)), "{name}");
+                // The core must itself be refuted by the clauses: no kept model satisfies it.
+                assert!(
+                    !models
+                        .iter()
+                        .any(|&bits| core.iter().all(|l| holds(bits, l))),
+                    "{name} at step {step}: core {core:?} is satisfiable"
+                );
+            }
+        }
+        match (expected, models.is_empty()) {
+            (true, _) => sat += 1,
+            (false, false) => unsat_core += 1,
+            (false, true) => unsat_empty += 1,
+        }
+    }
+    assert!(
+        sat > 30 && unsat_core > 10 && unsat_empty > 10,
+        "{sat} {unsat_core} {unsat_empty}"
+    );
 }

@@ -18,10 +18,12 @@ pub struct Options {
     pub quick: bool,
     /// Only workloads whose name contains this text.
     pub only: Option<String>,
+    /// Only these back ends (all when empty).
+    pub solvers: Vec<String>,
 }
 
 /// Entry point of `yogar-bench`:
-/// `yogar-bench [--solvers-only | SECTION...] [--quick] [--only TEXT]`.
+/// `yogar-bench [--solvers-only | SECTION...] [--quick] [--only TEXT] [--solver NAME]...`.
 /// Returns the process exit code (0, or 2 for a bad argument).
 pub fn main(args: &[String]) -> u8 {
     let mut sections = Vec::new();
@@ -38,9 +40,17 @@ pub fn main(args: &[String]) -> u8 {
                     return 2;
                 }
             },
+            "--solver" => match args.next() {
+                Some(name) => options.solvers.push(name.clone()),
+                None => {
+                    eprintln!("yogar-bench: error: --solver needs a name");
+                    return 2;
+                }
+            },
             "-h" | "--help" => {
                 println!(
-                    "usage: yogar-bench [--solvers-only | SECTION...] [--quick] [--only TEXT]\n\
+                    "usage: yogar-bench [--solvers-only | SECTION...] [--quick] [--only TEXT] \
+                     [--solver NAME]...\n\
                      sections: {}",
                     SECTIONS.join(", ")
                 );

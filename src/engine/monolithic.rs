@@ -101,8 +101,7 @@ fn decide(
                 .find(|c| enc.value(c.lit))
                 .expect("a property literal holds in the model")
                 .clone();
-            let present = |e: encoder::Event| enc.value(eq.events[e].guard);
-            let order = xi.order(eq, enc, present);
+            let order = xi.order(eq, enc);
             let trace = Trace::build(prog, out, enc, &order, &failed);
             return Verdict::False { trace };
         }

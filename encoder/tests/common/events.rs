@@ -298,12 +298,11 @@ fn closure(num: usize, edges: &[(usize, usize)]) -> Vec<Vec<bool>> {
         r[a][b] = true;
     }
     for k in 0..num {
-        for i in 0..num {
-            if r[i][k] {
-                for j in 0..num {
-                    if r[k][j] {
-                        r[i][j] = true;
-                    }
+        let row_k = r[k].clone();
+        for row in r.iter_mut() {
+            if row[k] {
+                for (cell, &via) in row.iter_mut().zip(&row_k) {
+                    *cell |= via;
                 }
             }
         }

@@ -1,8 +1,10 @@
 //! The batsat back end: a pure-Rust MiniSat-style CDCL solver.
 //!
 //! Its per-call overhead is small (no preprocessing or inprocessing on each solve), which suits
-//! many easy solves under assumptions. Budgets are exact: batsat asks its callbacks whether to
-//! stop at every decision, and the callbacks count learned clauses (one per conflict).
+//! many easy solves under assumptions. Budgets are enforced from inside the search: batsat asks
+//! its callbacks whether to stop before every decision, and the callbacks count learned clauses
+//! (one per conflict), so a solve stops within a few conflicts of the limit (the conflicts of
+//! one propagation run) and within a fraction of a millisecond of the deadline.
 
 use std::cell::Cell;
 use std::time::Instant;
@@ -108,6 +110,7 @@ impl SatSolver for BatsatSolver {
     fn new_var(&mut self) -> Var {
         let var = self.tally.new_var();
         self.solver.var_of_int(var.index() as u32);
+        self.last = None;
         var
     }
 

@@ -41,13 +41,10 @@ impl Tally {
     }
 }
 
-/// When a solve that started at `start` under `budget` must stop.
+/// When a solve that started at `start` under `budget` must stop (`None`: never, including a
+/// time too far away to represent).
 pub(crate) fn deadline(start: Instant, budget: &Budget) -> Option<Instant> {
-    budget.time.map(|t| {
-        start
-            .checked_add(t)
-            .unwrap_or(start + Duration::from_secs(1 << 40))
-    })
+    budget.time.and_then(|t| start.checked_add(t))
 }
 
 /// Checking the clock on every callback costs more than the callback itself, and the solvers

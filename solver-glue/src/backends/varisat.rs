@@ -158,6 +158,7 @@ impl SatSolver for VarisatSolver {
     }
 
     fn new_var(&mut self) -> Var {
+        self.last = None;
         self.tally.new_var()
     }
 

@@ -292,3 +292,73 @@ pub fn incremental_script(shape: ScriptShape, seed: u64) -> IncrementalScript {
         .collect();
     IncrementalScript { base, steps }
 }
+
+/// An incremental script over arithmetic circuits, the other side of a Yogar run: a large
+/// structured formula (`multipliers` independent `bits`×`bits` multipliers), queried many
+/// times under assumptions. Most queries fix both factors of one multiplier and claim a
+/// product, the true one or one with a flipped bit (refuted by propagation alone); every third
+/// gives one factor and the product and leaves the other factor to be found (search). Every
+/// satisfiable answer must still assign the whole formula, so the cost of a solve grows with
+/// the formula as in BMC. Between queries a fresh XOR gate over two existing wires is added,
+/// as a deeper unwinding adds gates over existing ones.
+pub fn circuit_script(
+    multipliers: usize,
+    bits: usize,
+    steps: usize,
+    seed: u64,
+) -> IncrementalScript {
+    assert!(bits <= 16, "products are computed in u64");
+    let mut rng = Rng::new(seed);
+    let mut cnf = Cnf::default();
+    let mut c = Circuit { sink: &mut cnf };
+    let zero = c.input();
+    c.sink.add_clause(&[!zero]);
+    let mut circuits = Vec::new();
+    for _ in 0..multipliers {
+        let a: Vec<Lit> = (0..bits).map(|_| c.input()).collect();
+        let b: Vec<Lit> = (0..bits).map(|_| c.input()).collect();
+        let p = c.multiply(&a, &b, zero);
+        circuits.push((a, b, p));
+    }
+    let base = cnf.clone();
+    let value_lits = |lits: &[Lit], value: u64| -> Vec<Lit> {
+        lits.iter()
+            .enumerate()
+            .map(|(i, &l)| if value >> i & 1 == 1 { l } else { !l })
+            .collect()
+    };
+    let mut steps_out = Vec::with_capacity(steps);
+    let mut wires = cnf.num_vars;
+    for i in 0..steps {
+        let (a, b, p) = &circuits[rng.below(multipliers as u64) as usize];
+        let x = rng.below(1 << bits);
+        let y = rng.below(1 << bits);
+        let mut product = value_lits(p, x * y);
+        if rng.coin() {
+            let k = rng.below(product.len() as u64) as usize;
+            product[k] = !product[k];
+        }
+        let mut assume = value_lits(a, x);
+        if i % 3 != 2 {
+            assume.extend(value_lits(b, y));
+        }
+        assume.extend(product);
+        // The new gate: o = u xor v over two existing wires.
+        let mut gate = Cnf {
+            num_vars: wires,
+            clauses: Vec::new(),
+        };
+        let u = rng.lit(wires);
+        let v = rng.lit(wires);
+        Circuit { sink: &mut gate }.xor(u, v);
+        wires = gate.num_vars;
+        steps_out.push(Step {
+            add: gate.clauses,
+            assume,
+        });
+    }
+    IncrementalScript {
+        base,
+        steps: steps_out,
+    }
+}

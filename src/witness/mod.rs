@@ -1,0 +1,17 @@
+//! SV-COMP witnesses in the GraphML format 1.0: a violation witness for a FALSE verdict (the
+//! interleaving that reaches the error, thread by thread) and a correctness witness for TRUE.
+//!
+//! The writer consumes the engine-independent [`Trace`]; the engines translate their
+//! counterexamples into it, so that every engine (and the explorers) shares one witness writer.
+
+mod graphml;
+mod meta;
+mod trace;
+mod xml;
+
+pub use graphml::{
+    correctness_witness, violation_witness, write_correctness_witness, write_violation_witness,
+    WitnessError,
+};
+pub use meta::{iso8601_utc, sha256_file, sha256_hex, WitnessMeta};
+pub use trace::{Step, Trace, TraceStep};

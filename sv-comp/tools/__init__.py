@@ -1,0 +1,2 @@
+# BenchExec tool-info modules of this project (importable as tools.<name> with sv-comp/ on
+# PYTHONPATH).

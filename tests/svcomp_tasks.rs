@@ -1,0 +1,89 @@
+//! Every task listed in the shared sv-benchmarks `tasks.csv` parses, names an input file that
+//! exists, and carries the unreach-call verdict the table states.
+
+use std::path::PathBuf;
+
+use yogar::svcomp::{Property, Request, Task};
+
+/// The sv-benchmarks checkout: `$SVB`, else `../shared/sv-benchmarks` beside the repository
+/// (or one level further up, for a checkout nested one folder deeper).
+fn sv_benchmarks() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("SVB") {
+        return Some(PathBuf::from(dir));
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    ["../shared/sv-benchmarks", "../../shared/sv-benchmarks"]
+        .iter()
+        .map(|rel| root.join(rel))
+        .find(|p| p.join("tasks.csv").is_file())
+}
+
+#[test]
+fn every_listed_task_parses_with_its_expected_verdict() {
+    let Some(svb) = sv_benchmarks() else {
+        println!("skipped: no sv-benchmarks checkout (set SVB or provide ../shared/sv-benchmarks)");
+        return;
+    };
+    let table = std::fs::read_to_string(svb.join("tasks.csv")).unwrap();
+    let mut lines = table.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (c_yml, c_input, c_verdict) = (col("yml"), col("input_file"), col("expected_verdict"));
+
+    let mut checked = 0;
+    let (mut trues, mut falses) = (0, 0);
+    for line in lines.filter(|l| !l.trim().is_empty()) {
+        let row: Vec<&str> = line.split(',').collect();
+        let yml = svb.join("c").join(row[c_yml]);
+        let task = Task::load(&yml).unwrap_or_else(|e| panic!("{e}"));
+        let input = task.single_input().unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            input.is_file(),
+            "{}: input {} missing",
+            yml.display(),
+            input.display()
+        );
+        assert_eq!(
+            input.canonicalize().unwrap(),
+            svb.join("c").join(row[c_input]).canonicalize().unwrap(),
+            "{}",
+            yml.display()
+        );
+        let unreach = task
+            .unreach_call()
+            .unwrap_or_else(|| panic!("{}: no unreach-call property", yml.display()));
+        assert_eq!(unreach.property, Some(Property::UnreachCall));
+        let expected = match row[c_verdict] {
+            "true" => true,
+            "false" => false,
+            other => panic!("tasks.csv: verdict {other}"),
+        };
+        assert_eq!(
+            unreach.expected_verdict,
+            Some(expected),
+            "{}",
+            yml.display()
+        );
+        // What `yogar verify TASK.yml` will be asked.
+        let request = Request::resolve(&yml, None).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(request.program, input);
+        assert_eq!(request.property, Property::UnreachCall);
+        assert_eq!(request.expected_verdict, Some(expected));
+        assert_eq!(
+            request.data_model, None,
+            "format 1.0 tasks state no data model"
+        );
+        if expected {
+            trues += 1;
+        } else {
+            falses += 1;
+        }
+        checked += 1;
+    }
+    println!("checked {checked} tasks ({trues} true, {falses} false)");
+    assert_eq!(
+        checked,
+        table.lines().filter(|l| !l.trim().is_empty()).count() - 1
+    );
+    assert!(checked > 0);
+}
