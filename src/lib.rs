@@ -9,6 +9,6 @@ pub mod engine;
 pub mod exit;
 pub mod frontend;
 pub mod ir;
-pub mod symex;
 pub mod svcomp;
+pub mod symex;
 pub mod witness;

@@ -172,6 +172,11 @@ pub fn run(
         o.cells.clear();
         let id = sx.mem.add(o).or_else(unsupported)?;
         sx.known.insert(*key, id);
+        // Registered now, so that an access by another thread before the owner makes the
+        // object is seen as breaking its privacy.
+        if let Some(&owner) = sx.private_by_ident.get(&ObjIdent::Dynamic(*key)) {
+            sx.private_owner.insert(id, owner);
+        }
     }
 
     // The initialisers run before main, on memory that is not yet shared.
