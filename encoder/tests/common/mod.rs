@@ -3,7 +3,7 @@
 
 pub mod events;
 
-use solver_glue::{Budget, Lit, SatSolver, SolveResult, Stats, Var};
+use solver_glue::{Budget, Lit, SatSolver, SolveResult, Stats, UnsupportedBudget, Var};
 use varisat::ExtendFormula;
 
 /// varisat behind the `SatSolver` trait (the tests' own adapter).
@@ -93,7 +93,19 @@ impl SatSolver for Varisat {
     fn failed_core(&self) -> Vec<Lit> {
         self.core.clone()
     }
-    fn set_budget(&mut self, _budget: Budget) {}
+    fn set_budget(&mut self, budget: Budget) -> Result<(), UnsupportedBudget> {
+        // The encoder's tests never stop a solve early.
+        match budget {
+            Budget {
+                time: None,
+                conflicts: None,
+            } => Ok(()),
+            _ => Err(UnsupportedBudget {
+                solver: "varisat (test adapter)",
+                what: "time or conflicts",
+            }),
+        }
+    }
     fn stats(&self) -> Stats {
         self.stats
     }
