@@ -4,4 +4,5 @@
 //! → `engine`. The `cli` module is the thin layer the binary calls.
 
 pub mod cli;
+pub mod engine;
 pub mod exit;
