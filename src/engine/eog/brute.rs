@@ -14,7 +14,8 @@ use super::graph::{Access, EogBuilder, Event, Node};
 #[derive(Clone, Debug)]
 pub(crate) struct Selection {
     pub events: Vec<bool>,
-    pub po: Vec<bool>,
+    /// Program-order pairs (source, target).
+    pub po: Vec<(Event, Event)>,
     pub rf: Vec<bool>,
 }
 
@@ -22,31 +23,47 @@ impl Selection {
     pub fn all(g: &EogBuilder) -> Selection {
         Selection {
             events: vec![true; g.num_events()],
-            po: vec![true; g.po_edges().len()],
+            po: g.po_edges().iter().map(|p| (p.from, p.to)).collect(),
             rf: vec![true; g.rf_edges().len()],
         }
     }
 
-    /// The part of `g` that the literals of `reason` entail: rf edges whose link is in it
-    /// (a link implies both guards), events whose guard is absent or in it or which end such
-    /// an rf edge, and po edges whose reason is within it.
+    /// The part of `g` that the literals of `reason` entail: rf edges whose link is in it,
+    /// events whose guard is absent, in it, or implied by one of its links (a link implies the
+    /// guards of both its events), and program order between those events (static, so
+    /// transitive through events that are left out).
     pub fn entailed_by(g: &EogBuilder, reason: &[Lit]) -> Selection {
-        let has = |l: &Lit| reason.contains(l);
-        let rf: Vec<bool> = g.rf_edges().iter().map(|r| has(&r.link)).collect();
-        let mut events: Vec<bool> = (0..g.num_events())
-            .map(|i| g.event(Event::new(i)).guard.is_none_or(|gl| has(&gl)))
-            .collect();
+        // The literals that hold: the reason and the guards its links imply.
+        let mut holds: Vec<Lit> = reason.to_vec();
+        let rf: Vec<bool> = g.rf_edges().iter().map(|r| reason.contains(&r.link)).collect();
         for (r, &on) in g.rf_edges().iter().zip(&rf) {
             if on {
-                events[r.write.index()] = true;
-                events[r.read.index()] = true;
+                holds.extend(g.event(r.write).guard);
+                holds.extend(g.event(r.read).guard);
             }
         }
-        let po = g
-            .po_edges()
-            .iter()
-            .map(|p| p.reason.iter().all(has) && events[p.from.index()] && events[p.to.index()])
+        let events: Vec<bool> = (0..g.num_events())
+            .map(|i| g.event(Event::new(i)).guard.is_none_or(|gl| holds.contains(&gl)))
             .collect();
+        let n = g.num_events();
+        let mut succ = vec![Vec::new(); n];
+        for p in g.po_edges() {
+            succ[p.from.index()].push(p.to.index());
+        }
+        let mut po = Vec::new();
+        for a in (0..n).filter(|&a| events[a]) {
+            let mut seen = vec![false; n];
+            let mut stack = succ[a].clone();
+            while let Some(c) = stack.pop() {
+                if std::mem::replace(&mut seen[c], true) {
+                    continue;
+                }
+                if events[c] {
+                    po.push((Event::new(a), Event::new(c)));
+                }
+                stack.extend_from_slice(&succ[c]);
+            }
+        }
         Selection { events, po, rf }
     }
 }
@@ -70,11 +87,9 @@ pub(crate) fn feasible(g: &EogBuilder, sel: &Selection, before: Option<(Node, No
             .or_insert(next);
     }
     let mut po_in: Vec<Vec<Event>> = vec![Vec::new(); g.num_events()];
-    for (p, &on) in g.po_edges().iter().zip(&sel.po) {
-        if on {
-            assert!(sel.events[p.from.index()] && sel.events[p.to.index()]);
-            po_in[p.to.index()].push(p.from);
-        }
+    for &(a, b) in &sel.po {
+        assert!(sel.events[a.index()] && sel.events[b.index()]);
+        po_in[b.index()].push(a);
     }
     let mut rf_in: Vec<Vec<Event>> = vec![Vec::new(); g.num_events()];
     for (r, &on) in g.rf_edges().iter().zip(&sel.rf) {

@@ -245,6 +245,9 @@ impl ReasonPass {
     }
 
     fn run(&mut self, rules: &Rules) {
+        for (link, guards) in &rules.link_guards {
+            self.store.add_implication(*link, guards);
+        }
         for (node, reason) in &rules.self_conflicts {
             let s = self.store.set_of(reason);
             self.update_pair(node.index(), node.index(), s);

@@ -75,14 +75,12 @@ impl EogBuilder {
         };
         for p in &self.po {
             let (a, b) = (self.events[p.from].node, self.events[p.to].node);
-            let label: Vec<String> = p.reason.iter().map(|l| l.to_string()).collect();
             let _ = writeln!(
                 s,
-                "  {} -> {} [label=\"{}\"{}];",
+                "  {} -> {} [{}];",
                 p.from.index(),
                 p.to.index(),
-                label.join(" "),
-                hl(a, b)
+                hl(a, b).trim_start_matches(", ")
             );
         }
         for r in &self.rf {

@@ -72,14 +72,15 @@ pub struct NodeData {
     pub events: Vec<Event>,
 }
 
-/// A program-order edge (also create/join orders): `from` executes before `to` whenever every
-/// literal of `reason` holds.
-#[derive(Clone, Debug)]
+/// A program-order edge (also a create or join order): `from` executes before `to`.
+///
+/// Program order is static: it holds between two events whenever both execute, and it is
+/// transitive whatever runs in between. The closure therefore uses {guard(a), guard(c)} as a
+/// reason for every po path from a to c, not the guards of the events on the path.
+#[derive(Copy, Clone, Debug)]
 pub struct PoEdge {
     pub from: Event,
     pub to: Event,
-    /// Sorted, deduplicated guard literals.
-    pub reason: Box<[Lit]>,
 }
 
 /// A read-from edge: `read` takes its value from `write` when `link` holds.
@@ -158,21 +159,15 @@ impl EogBuilder {
         self.events[event].label = Some(label.into());
     }
 
-    /// Adds a program-order (or create/join) edge; `reason` are the literals that make it hold
-    /// (normally the guards of both ends; constant-true guards omitted).
-    pub fn add_po(&mut self, from: Event, to: Event, reason: &[Lit]) {
+    /// Adds a program-order (or create/join) edge of the static program order restricted to
+    /// the executed events. Its reason is the guards of both ends.
+    pub fn add_po(&mut self, from: Event, to: Event) {
         self.analysis = None;
-        let mut reason = reason.to_vec();
-        reason.sort_unstable();
-        reason.dedup();
-        self.po.push(PoEdge {
-            from,
-            to,
-            reason: reason.into_boxed_slice(),
-        });
+        self.po.push(PoEdge { from, to });
     }
 
-    /// Adds a read-from edge selected by link literal `link` (which implies both guards).
+    /// Adds a read-from edge selected by link literal `link`. The encoding must make `link`
+    /// imply the guards of both events: reasons drop those guards next to the link.
     pub fn add_rf(&mut self, write: Event, read: Event, link: Lit) {
         self.analysis = None;
         let (w, r) = (&self.events[write], &self.events[read]);
@@ -209,11 +204,10 @@ impl EogBuilder {
         &self.rf
     }
 
-    /// Every literal the graph depends on: guards, po reasons and links. Their conjunction
-    /// entails the whole graph, so it is always a (weak) reason of an infeasible graph.
+    /// Every literal the graph depends on: guards and links. Their conjunction entails the
+    /// whole graph, so it is always a (weak) reason of an infeasible graph.
     pub fn all_literals(&self) -> Vec<Lit> {
         let mut lits: Vec<Lit> = self.events.values().filter_map(|e| e.guard).collect();
-        lits.extend(self.po.iter().flat_map(|p| p.reason.iter().copied()));
         lits.extend(self.rf.iter().map(|r| r.link));
         lits.sort_unstable();
         lits.dedup();

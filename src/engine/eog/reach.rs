@@ -76,6 +76,7 @@ pub(crate) fn saturate(rules: &Rules) -> Reach {
         .base
         .iter()
         .rev()
+        .filter(|e| !e.shortcut)
         .map(|e| (e.from.index(), e.to.index(), e.kind))
         .collect();
     let mut src = vec![0u64; m.words];

@@ -43,6 +43,9 @@ pub(crate) struct Reasons {
     product_cache: HashMap<(RSet, RSet), RSet>,
     scratch: Vec<ReasonId>,
     lit_scratch: Vec<Lit>,
+    /// Literals implied by a literal (a link implies both guards); dropped from any reason
+    /// that holds the implying literal, which leaves the conjunction unchanged.
+    implied: HashMap<Lit, Vec<Lit>>,
 }
 
 fn sig_of(lits: &[Lit]) -> u64 {
@@ -65,12 +68,18 @@ impl Reasons {
             product_cache: HashMap::new(),
             scratch: Vec::new(),
             lit_scratch: Vec::new(),
+            implied: HashMap::new(),
         };
         let empty = r.reason(&[]);
         let none = r.intern_set(Vec::new());
         let truth = r.intern_set(vec![empty]);
         debug_assert_eq!((none, truth), (NONE, TRUE));
         r
+    }
+
+    /// Declares that `by` implies each of `lits`. Must precede any reason containing `by`.
+    pub fn add_implication(&mut self, by: Lit, lits: &[Lit]) {
+        self.implied.entry(by).or_default().extend_from_slice(lits);
     }
 
     /// Interns a literal set (any order, duplicates allowed).
@@ -81,7 +90,18 @@ impl Reasons {
         self.intern_reason(v)
     }
 
-    fn intern_reason(&mut self, sorted: Vec<Lit>) -> ReasonId {
+    fn intern_reason(&mut self, mut sorted: Vec<Lit>) -> ReasonId {
+        if !self.implied.is_empty() {
+            let mut drop: Vec<Lit> = Vec::new();
+            for l in &sorted {
+                if let Some(gs) = self.implied.get(l) {
+                    drop.extend_from_slice(gs);
+                }
+            }
+            if !drop.is_empty() {
+                sorted.retain(|l| !drop.contains(l));
+            }
+        }
         if let Some(&id) = self.reason_index.get(sorted.as_slice()) {
             return id;
         }
@@ -317,6 +337,16 @@ mod tests {
             s = r.join(s, x);
         }
         assert_eq!(r.to_vecs(s), vec![vec![l(4)], vec![l(5), l(6)]]);
+    }
+
+    #[test]
+    fn implied_literals_are_dropped() {
+        let mut r = Reasons::new(8);
+        r.add_implication(l(10), &[l(1), l(2)]);
+        let a = r.set_of(&[l(1), l(3)]);
+        let b = r.set_of(&[l(10)]);
+        let p = r.product(a, b);
+        assert_eq!(r.to_vecs(p), vec![vec![l(3), l(10)]]);
     }
 
     #[test]

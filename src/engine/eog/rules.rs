@@ -11,10 +11,10 @@
 //! handled by R2/R3 at node level, which must therefore skip the nodes W and R themselves
 //! (a lock acquire, read m then write m, would otherwise derive R ≺ R from its own write).
 
-use cranelift_entity::SecondaryMap;
+use cranelift_entity::{EntityRef, SecondaryMap};
 use solver_glue::Lit;
 
-use super::graph::{Access, EogBuilder, Loc, Node};
+use super::graph::{Access, EogBuilder, Event, Loc, Node};
 
 /// Why an explicit edge exists (bit flags; an edge may have several).
 pub(crate) mod kind {
@@ -40,7 +40,12 @@ pub(crate) struct BaseEdge {
     pub to: Node,
     pub kind: u8,
     pub reason: Vec<Lit>,
+    /// A po shortcut over guarded events: adds a shorter reason, never a new order.
+    pub shortcut: bool,
 }
+
+/// Most events one po shortcut search visits from one event.
+const SHORTCUT_REACH: usize = 256;
 
 pub(crate) struct Rules {
     pub n: usize,
@@ -55,6 +60,8 @@ pub(crate) struct Rules {
     pub writes: SecondaryMap<Node, Vec<(Loc, Vec<Option<Lit>>)>>,
     /// Conflicts inside single nodes: (node, reason).
     pub self_conflicts: Vec<(Node, Vec<Lit>)>,
+    /// For each link literal, the guards it implies (of its write and its read).
+    pub link_guards: Vec<(Lit, Vec<Lit>)>,
 }
 
 impl Rules {
@@ -93,26 +100,76 @@ impl Rules {
 
         let mut base = Vec::new();
         let mut self_conflicts = Vec::new();
+        let po_reason = |a: Event, b: Event| -> Vec<Lit> {
+            let mut r: Vec<Lit> = [g.events[a].guard, g.events[b].guard]
+                .into_iter()
+                .flatten()
+                .collect();
+            r.sort_unstable();
+            r.dedup();
+            r
+        };
+        let mut po_succ: SecondaryMap<Event, Vec<Event>> = SecondaryMap::new();
         for p in &g.po {
+            po_succ[p.from].push(p.to);
             let (a, b) = (&g.events[p.from], &g.events[p.to]);
             if a.node != b.node {
                 base.push(BaseEdge {
                     from: a.node,
                     to: b.node,
                     kind: kind::PO,
-                    reason: p.reason.to_vec(),
+                    reason: po_reason(p.from, p.to),
+                    shortcut: false,
                 });
             } else if a.pos >= b.pos {
-                self_conflicts.push((a.node, p.reason.to_vec()));
+                self_conflicts.push((a.node, po_reason(p.from, p.to)));
+            }
+        }
+        // Shortcuts: composing po edges would put the guards of the events in between into the
+        // reason. From each event, walk forward through events whose guard differs from its
+        // own (and is not constant true: an unguarded event adds nothing to a composition) and
+        // add a direct edge with the two end guards.
+        let mut seen: SecondaryMap<Event, u32> = SecondaryMap::new();
+        let mut stack = Vec::new();
+        for (a, ad) in g.events.iter() {
+            let stamp = a.index() as u32 + 1;
+            stack.clear();
+            stack.extend(po_succ[a].iter().copied());
+            let mut visited = 0;
+            while let Some(c) = stack.pop() {
+                if seen[c] == stamp || visited == SHORTCUT_REACH {
+                    continue;
+                }
+                seen[c] = stamp;
+                visited += 1;
+                let cd = &g.events[c];
+                let direct = po_succ[a].contains(&c);
+                if !direct && cd.node != ad.node {
+                    base.push(BaseEdge {
+                        from: ad.node,
+                        to: cd.node,
+                        kind: kind::PO,
+                        reason: po_reason(a, c),
+                        shortcut: true,
+                    });
+                }
+                if cd.guard.is_some() && cd.guard != ad.guard {
+                    stack.extend(po_succ[c].iter().copied());
+                }
             }
         }
 
         let mut rfs = Vec::new();
+        let mut link_guards = Vec::new();
         let mut rf_in: SecondaryMap<Node, Vec<u32>> = SecondaryMap::new();
         let mut rf_out: SecondaryMap<Node, Vec<u32>> = SecondaryMap::new();
         for rf in &g.rf {
             let (w, r) = (&g.events[rf.write], &g.events[rf.read]);
             let loc = w.loc;
+            let implied: Vec<Lit> = [w.guard, r.guard].into_iter().flatten().collect();
+            if !implied.is_empty() {
+                link_guards.push((rf.link, implied));
+            }
             // Writes of `loc` in node `node` at positions in `range` lie between w and r.
             let mut between = |node: Node, range: std::ops::Range<u32>| {
                 for &e in &g.nodes[node].events {
@@ -148,6 +205,7 @@ impl Rules {
                 to: r.node,
                 kind: kind::RF,
                 reason: vec![rf.link],
+                shortcut: false,
             });
         }
         for (_, reason) in self_conflicts.iter_mut() {
@@ -162,6 +220,7 @@ impl Rules {
             rf_out,
             writes,
             self_conflicts,
+            link_guards,
         }
     }
 

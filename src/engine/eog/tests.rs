@@ -42,17 +42,8 @@ fn v(i: usize) -> Loc {
     Loc::new(i)
 }
 
-/// Guards of both ends of a po edge (the reason the engine will give).
-fn guards(g: &EogBuilder, a: Event, b: Event) -> Vec<Lit> {
-    [g.event(a).guard, g.event(b).guard]
-        .into_iter()
-        .flatten()
-        .collect()
-}
-
 fn po(g: &mut EogBuilder, a: Event, b: Event) {
-    let r = guards(g, a, b);
-    g.add_po(a, b, &r);
+    g.add_po(a, b);
 }
 
 /// A random small EOG: main writes every location first, 2–3 worker threads (some events
@@ -314,7 +305,7 @@ fn two_lock_acquires_reading_the_same_release_conflict() {
         let key = Some(BlockKey::new(i));
         let r = g.add_event(t(i), v(0), Access::Read, None, key);
         let w = g.add_event(t(i), v(0), Access::Write, None, key);
-        g.add_po(init, r, &[]);
+        g.add_po(init, r);
         acq.push((r, w));
     }
     g.add_rf(init, acq[0].0, lit(10));
@@ -341,8 +332,8 @@ fn lock_hand_over_is_not_a_conflict() {
     let k2 = Some(BlockKey::new(2));
     let r2 = g.add_event(t(2), v(0), Access::Read, None, k2);
     let _w2 = g.add_event(t(2), v(0), Access::Write, None, k2);
-    g.add_po(init, r1, &[]);
-    g.add_po(init, r2, &[]);
+    g.add_po(init, r1);
+    g.add_po(init, r2);
     g.add_rf(init, r1, lit(10));
     g.add_rf(w1, r2, lit(11));
     assert!(all_feasible(&g));
@@ -438,11 +429,11 @@ fn r2_with_a_guarded_write_in_a_block() {
     let br = g.add_event(t(1), v(1), Access::Read, None, k);
     let bw = g.add_event(t(1), v(0), Access::Write, Some(lit(5)), k);
     let r = g.add_event(t(1), v(0), Access::Read, None, None);
-    g.add_po(bw, r, &[lit(5)]);
+    g.add_po(bw, r);
     let w = g.add_event(t(2), v(0), Access::Write, None, None);
     // The source write w reads v1 after... make w's thread wait for the block: w ≺ br.
     let w1 = g.add_event(t(2), v(1), Access::Write, None, None);
-    g.add_po(w, w1, &[]);
+    g.add_po(w, w1);
     g.add_rf(w1, br, lit(11));
     g.add_rf(w, r, lit(10));
     // Schedule: w, w1, [br bw], r — r reads bw, not w: infeasible.
@@ -462,7 +453,7 @@ fn po_against_block_order_is_a_conflict() {
     let k = Some(BlockKey::new(0));
     let a = g.add_event(t(1), v(0), Access::Write, None, k);
     let b = g.add_event(t(1), v(1), Access::Write, Some(lit(2)), k);
-    g.add_po(b, a, &[lit(2)]);
+    g.add_po(b, a);
     assert!(!all_feasible(&g));
     assert_eq!(
         close(&mut g),
@@ -522,14 +513,14 @@ fn running(links: &[(&'static str, &'static str)]) -> Running {
         .map(|n| add(&mut g, 0, n, R))
         .collect();
     for p in init.windows(2).chain(fin.windows(2)) {
-        g.add_po(p[0], p[1], &[]);
+        g.add_po(p[0], p[1]);
     }
     for th in [&thr1, &thr2] {
-        g.add_po(*init.last().expect("init"), th[0], &[]);
+        g.add_po(*init.last().expect("init"), th[0]);
         for p in th.windows(2) {
-            g.add_po(p[0], p[1], &[]);
+            g.add_po(p[0], p[1]);
         }
-        g.add_po(*th.last().expect("thread"), fin[0], &[]);
+        g.add_po(*th.last().expect("thread"), fin[0]);
     }
     for &(r, w) in links {
         g.add_rf(ev[w], ev[r], link_of(r, w));
@@ -619,11 +610,11 @@ fn rule2_micro(final_read_of_x0: bool) -> (EogBuilder, [Event; 5]) {
     for (n, e) in [("xi", xi), ("x0", x0), ("x1", x1), ("x2", x2), ("xf", xf)] {
         g.set_label(e, n);
     }
-    g.add_po(xi, x0, &[]);
-    g.add_po(xi, x2, &[]);
-    g.add_po(x0, x1, &[]);
-    g.add_po(x1, xf, &[]);
-    g.add_po(x2, xf, &[]);
+    g.add_po(xi, x0);
+    g.add_po(xi, x2);
+    g.add_po(x0, x1);
+    g.add_po(x1, xf);
+    g.add_po(x2, xf);
     g.add_rf(x2, x1, lit(1));
     if final_read_of_x0 {
         g.add_rf(x0, xf, lit(2));
@@ -672,10 +663,10 @@ fn butterfly_is_not_sure_but_infeasible() {
             .map(|&(l, a)| g.add_event(t(i + 1), l, a, None, None))
             .collect();
         for &w in &init {
-            g.add_po(w, evs[0], &[]);
+            g.add_po(w, evs[0]);
         }
         for p in evs.windows(2) {
-            g.add_po(p[0], p[1], &[]);
+            g.add_po(p[0], p[1]);
         }
         e.push(evs);
     }
@@ -723,13 +714,10 @@ fn execution_eog(rng: &mut Rng, events: usize, threads: usize, locs: usize) -> E
         let mut step = |g: &mut EogBuilder, access: Access, key: Option<BlockKey>| {
             let e = g.add_event(t(th + 1), v(l), access, gd, key);
             match prev[th] {
-                Some(p) => {
-                    let r = guards(g, p, e);
-                    g.add_po(p, e, &r)
-                }
+                Some(p) => g.add_po(p, e),
                 None => {
                     for &w in &inits {
-                        g.add_po(w, e, &[]);
+                        g.add_po(w, e);
                     }
                 }
             }
@@ -809,4 +797,15 @@ fn scale_two_thousand_events() {
             "link {l} in no reason"
         );
     }
+}
+
+#[test]
+fn debug_seed() {
+    let mut rng = Rng::new(0);
+    let mut g = random_eog(&mut rng, 9);
+    let res = close(&mut g);
+    println!("{res:?}\n{}", g.to_dot());
+    for p in g.po_edges() { println!("po {} -> {}", p.from, p.to); }
+    let sel = Selection::entailed_by(&g, &[lit(103)]);
+    println!("{sel:?}");
 }
