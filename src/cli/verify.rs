@@ -73,7 +73,7 @@ pub fn run(args: &VerifyArgs) -> u8 {
     };
     let outcome = std::panic::catch_unwind(|| match args.engine {
         EngineName::Monolithic => Some(engine::monolithic::verify(&prog, &opts)),
-        EngineName::Yogar => None,
+        EngineName::Yogar => Some(engine::cegar::verify(&prog, &opts)),
     });
     let outcome: Outcome = match outcome {
         Ok(Some(o)) => o,
@@ -98,6 +98,22 @@ pub fn run(args: &VerifyArgs) -> u8 {
         println!("xi clauses: {}", s.xi_clauses);
         println!("solves: {}", s.solves);
         println!("refinements: {}", s.refinements);
+        println!("refinements by graph: {}", s.graph_refinements);
+        println!("exact checks: {}", s.exact_checks);
+        println!("refinements by exact check: {}", s.exact_refinements);
+        println!("refinement clauses: {}", s.refinement_clauses);
+        if s.refinement_clauses > 0 {
+            println!(
+                "refinement clauses per round: {:.2}",
+                s.refinement_clauses as f64 / s.refinements.max(1) as f64
+            );
+            println!(
+                "refinement clause length: {:.2}",
+                s.refinement_literals as f64 / s.refinement_clauses as f64
+            );
+        }
+        println!("graph time: {:.3}", s.graph_time.as_secs_f64());
+        println!("exact check time: {:.3}", s.exact_time.as_secs_f64());
         println!("sat time: {:.3}", s.sat_time.as_secs_f64());
         println!("total time: {:.3}", s.total_time.as_secs_f64());
     }

@@ -3,6 +3,8 @@
 //! `monolithic` adds the exact scheduling constraint ξ and solves once (the CBMC-style
 //! baseline). Both engines share [`Outcome`], [`EngineOptions`] and the trace builder.
 
+pub mod cegar;
+pub mod eog;
 pub mod monolithic;
 pub mod null_solver;
 pub mod trace;
@@ -46,7 +48,16 @@ pub struct EngineStats {
     pub zeta_clauses: u64,
     pub xi_clauses: u64,
     pub solves: u64,
+    /// Refinement rounds, and how they were decided.
     pub refinements: u64,
+    pub graph_refinements: u64,
+    pub exact_checks: u64,
+    pub exact_refinements: u64,
+    /// Clauses added by refinement and their literals.
+    pub refinement_clauses: u64,
+    pub refinement_literals: u64,
+    pub graph_time: Duration,
+    pub exact_time: Duration,
     pub sat_time: Duration,
     pub total_time: Duration,
 }

@@ -1,0 +1,313 @@
+//! The Yogar engine: the abstraction φ0 = φ_init ∧ ρ ∧ ζ ∧ φ_err without the scheduling
+//! constraint, refined by the kernel reasons of event-order-graph cycles.
+//!
+//! Each model of the abstraction fixes which events execute (guards) and who reads from whom
+//! (links). Its event order graph is closed under the paper's rules; every cycle yields short
+//! clauses ¬(l1 ∧ … ∧ lk) over guard and link literals that hold in every feasible execution.
+//! When the closure finds no cycle the order is decided exactly (a schedule search, then SAT
+//! with the model's literals as assumptions): a schedule makes the counterexample real, an
+//! unsatisfiable core is one more refinement clause. So every FALSE has passed the exact check,
+//! and TRUE means the refined abstraction has no model, which no feasible execution removes.
+
+use std::time::{Duration, Instant};
+
+use cranelift_entity::{EntityRef, SecondaryMap};
+use encoder::{
+    encode_links, exact_check, Encoder, Equation, ExactCheck, LinkTable, ProgramOrder, ThreadItem,
+};
+use solver_glue::{make_solver, Lit, SolveResult};
+
+use super::eog::{self, Access, ClosureLimits, ClosureResult, EogBuilder};
+use super::monolithic::{learn, solve, MAX_RUNS};
+use super::{check_reason, Checks, Deadline, EngineOptions, EngineStats, Outcome, Trace, Verdict};
+use crate::ir::Program;
+use crate::symex::{self, CheckKind, SymexOutput};
+
+pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
+    let start = Instant::now();
+    let deadline = Deadline::new(opts.timeout);
+    let mut stats = EngineStats::default();
+    let mut knowledge = match learn(prog, opts) {
+        Ok(k) => k,
+        Err(reason) => return Outcome::unknown(reason, stats),
+    };
+    for _ in 0..MAX_RUNS {
+        let mut solver = match make_solver(&opts.solver) {
+            Ok(s) => s,
+            Err(e) => return Outcome::unknown(e.to_string(), stats),
+        };
+        let mut enc = Encoder::new(&mut *solver);
+        let out = match symex::run(prog, &opts.symex, &mut enc, &knowledge) {
+            Ok(o) => o,
+            Err(e) => return Outcome::unknown(e.to_string(), stats),
+        };
+        if out.rerun {
+            knowledge = out.knowledge;
+            continue;
+        }
+        let verdict = decide(prog, opts, &out, &mut enc, &deadline, &mut stats);
+        let s = enc.solver_ref().stats();
+        stats.vars = s.vars;
+        stats.clauses = s.clauses;
+        stats.solves = s.solves;
+        stats.sat_time = s.solve_time;
+        stats.total_time = start.elapsed();
+        return Outcome { verdict, stats };
+    }
+    Outcome::unknown(
+        "unsupported: pointers to objects made by threads executed later".into(),
+        stats,
+    )
+}
+
+/// What one refinement loop ends with.
+enum Ending<T> {
+    /// A model that passed the exact check, turned into `T` while the model was intact.
+    Real(T),
+    /// The refined abstraction has no model under the assumptions.
+    Exhausted,
+    /// Out of time, or an exact check interrupted.
+    Interrupted,
+    /// Something that must not happen; reported as UNKNOWN rather than guessed.
+    Internal(String),
+}
+
+fn decide(
+    prog: &Program,
+    opts: &EngineOptions,
+    out: &SymexOutput,
+    enc: &mut Encoder,
+    deadline: &Deadline,
+    stats: &mut EngineStats,
+) -> Verdict {
+    let eq = &out.equation;
+    stats.events = eq.events.len();
+    stats.threads = out.threads.len();
+    let po = match ProgramOrder::unconditional(eq) {
+        Ok(p) => p,
+        Err(e) => return Verdict::Unknown(format!("unsupported: {e}")),
+    };
+    let links = match encode_links(eq, &po, enc) {
+        Ok(l) => l,
+        Err(e) => return Verdict::Unknown(format!("unsupported: {e}")),
+    };
+    stats.zeta_clauses = links.size().clauses;
+    let checks = Checks::new(out, enc);
+    let mut ctx = Loop {
+        opts,
+        eq,
+        po: &po,
+        links: &links,
+        stats,
+        deadline,
+    };
+
+    let first = ctx.run(enc, &[checks.err, !checks.unsupported], |enc, order| {
+        let failed = out
+            .property_checks()
+            .find(|c| enc.value(c.lit))
+            .expect("a property literal holds in the model")
+            .clone();
+        Trace::build(prog, out, enc, order, &failed)
+    });
+    match first {
+        Ending::Real(trace) => return Verdict::False { trace },
+        Ending::Interrupted => return Verdict::Unknown("timeout".into()),
+        Ending::Internal(why) => return Verdict::Unknown(format!("internal error: {why}")),
+        Ending::Exhausted => {}
+    }
+    let second = ctx.run(enc, &[checks.other], |enc, _| {
+        let c = out
+            .checks
+            .iter()
+            .find(|c| !matches!(c.kind, CheckKind::Property(_)) && enc.value(c.lit))
+            .expect("a check literal holds in the model");
+        check_reason(prog, &c.kind, c.loc)
+    });
+    match second {
+        Ending::Real(reason) => Verdict::Unknown(reason),
+        Ending::Interrupted => Verdict::Unknown("timeout".into()),
+        Ending::Internal(why) => Verdict::Unknown(format!("internal error: {why}")),
+        Ending::Exhausted => Verdict::True {
+            complete: opts.symex.unwinding_assertions,
+        },
+    }
+}
+
+struct Loop<'a> {
+    opts: &'a EngineOptions,
+    eq: &'a Equation,
+    po: &'a ProgramOrder,
+    links: &'a LinkTable,
+    stats: &'a mut EngineStats,
+    deadline: &'a Deadline,
+}
+
+impl Loop<'_> {
+    /// Solve, refine, repeat, until a model passes the exact check or none is left.
+    fn run<T>(
+        &mut self,
+        enc: &mut Encoder,
+        assume: &[Lit],
+        mut real: impl FnMut(&Encoder, &[encoder::Event]) -> T,
+    ) -> Ending<T> {
+        loop {
+            match solve(enc, assume, self.deadline) {
+                SolveResult::Unsat => return Ending::Exhausted,
+                SolveResult::Interrupted => return Ending::Interrupted,
+                SolveResult::Sat => {}
+            }
+            // Everything the model says is read now: adding a clause discards it.
+            let graph_start = Instant::now();
+            let mut g = self.eog_of_model(enc);
+            let closed = g.close(ClosureLimits::default());
+            self.stats.graph_time += graph_start.elapsed();
+            let clauses: Vec<Vec<Lit>> = match closed {
+                ClosureResult::Infeasible { reasons } => {
+                    self.stats.graph_refinements += 1;
+                    reasons
+                }
+                ClosureResult::NotSure => {
+                    self.stats.exact_checks += 1;
+                    let exact_start = Instant::now();
+                    let checked = self.exact(enc);
+                    self.stats.exact_time += exact_start.elapsed();
+                    match checked {
+                        Ok(ExactCheck::Feasible(order)) => return Ending::Real(real(enc, &order)),
+                        Ok(ExactCheck::Infeasible(core)) => {
+                            self.stats.exact_refinements += 1;
+                            vec![core]
+                        }
+                        Ok(ExactCheck::Interrupted) => return Ending::Interrupted,
+                        Err(e) => return Ending::Internal(e),
+                    }
+                }
+            };
+            // Each clause must exclude the current model, or the loop would not progress.
+            for c in &clauses {
+                if c.is_empty() || !c.iter().all(|&l| enc.value(l)) {
+                    return Ending::Internal(format!(
+                        "a refinement reason that does not hold in its model: {c:?}"
+                    ));
+                }
+            }
+            self.stats.refinements += 1;
+            for c in clauses {
+                self.stats.refinement_clauses += 1;
+                self.stats.refinement_literals += c.len() as u64;
+                let negated: Vec<Lit> = c.iter().map(|&l| !l).collect();
+                enc.add_clause(&negated);
+            }
+        }
+    }
+
+    /// The exact check of the current model on a fresh solver.
+    fn exact(&self, enc: &Encoder) -> Result<ExactCheck, String> {
+        let mut solver = make_solver(&self.opts.solver).map_err(|e| e.to_string())?;
+        if let Some(left) = self.deadline.left() {
+            let _ = solver.set_budget(solver_glue::Budget {
+                time: Some(left.max(Duration::from_millis(1))),
+                conflicts: None,
+            });
+        }
+        exact_check(self.eq, self.po, self.links, |l| enc.value(l), &mut *solver)
+            .map_err(|e| e.to_string())
+    }
+
+    /// The event order graph of the model `enc` holds: executed events, static program order
+    /// (thread order, creation, unconditional joins, initial writes first) and the chosen
+    /// read-from edges.
+    fn eog_of_model(&self, enc: &Encoder) -> EogBuilder {
+        let eq = self.eq;
+        let tru = eq.true_lit;
+        let mut g = EogBuilder::new();
+        let mut node: SecondaryMap<encoder::Event, Option<eog::Event>> = SecondaryMap::new();
+        let executed = |e: encoder::Event| enc.value(eq.events[e].guard);
+        // Per thread: its executed events in order, and for each item position the last
+        // executed event before it and the first one after it.
+        let mut first: SecondaryMap<encoder::Thread, Option<eog::Event>> = SecondaryMap::new();
+        let mut last: SecondaryMap<encoder::Thread, Option<eog::Event>> = SecondaryMap::new();
+        let mut create_from: Vec<Option<eog::Event>> = vec![None; eq.creates.len()];
+        let mut join_to: Vec<Option<eog::Event>> = vec![None; eq.joins.len()];
+        let mut pending_joins: Vec<usize> = Vec::new();
+        for (t, td) in eq.threads.iter() {
+            let mut prev: Option<eog::Event> = None;
+            pending_joins.clear();
+            for &item in &td.items {
+                match item {
+                    ThreadItem::Event(e) if executed(e) => {
+                        let d = &eq.events[e];
+                        let access = if d.is_write() {
+                            Access::Write
+                        } else {
+                            Access::Read
+                        };
+                        let guard = (d.guard != tru).then_some(d.guard);
+                        let block = d.atomic.map(|b| eog::BlockKey::new(b.index()));
+                        let v = g.add_event(
+                            eog::ThreadId::new(t.index()),
+                            eog::Loc::new(d.location.index()),
+                            access,
+                            guard,
+                            block,
+                        );
+                        node[e] = Some(v);
+                        if let Some(p) = prev {
+                            g.add_po(p, v);
+                        }
+                        if first[t].is_none() {
+                            first[t] = Some(v);
+                        }
+                        for j in pending_joins.drain(..) {
+                            join_to[j] = Some(v);
+                        }
+                        prev = Some(v);
+                    }
+                    ThreadItem::Event(_) => {}
+                    ThreadItem::Create(c) => create_from[c] = prev,
+                    ThreadItem::Join(j) => pending_joins.push(j),
+                }
+            }
+            last[t] = prev;
+        }
+        let init = eq.init_thread();
+        for (t, _) in eq.threads.iter() {
+            if t == init {
+                continue;
+            }
+            if let (Some(a), Some(b)) = (last[init], first[t]) {
+                g.add_po(a, b);
+            }
+        }
+        for (c, edge) in eq.creates.iter().enumerate() {
+            if !enc.value(edge.guard) {
+                continue;
+            }
+            if let (Some(a), Some(b)) = (create_from[c], first[edge.child]) {
+                g.add_po(a, b);
+            }
+        }
+        for (j, edge) in eq.joins.iter().enumerate() {
+            // A join under a condition orders only the paths through it; the reasons of the
+            // graph would not name that condition, so such joins are left to the exact check.
+            if edge.guard != tru {
+                continue;
+            }
+            if let (Some(a), Some(b)) = (last[edge.child], join_to[j]) {
+                g.add_po(a, b);
+            }
+        }
+        for &r in self.links.reads() {
+            let Some(rv) = node[r] else { continue };
+            for link in self.links.candidates(r) {
+                if enc.value(link.lit) {
+                    if let Some(wv) = node[link.write] {
+                        g.add_rf(wv, rv, link.lit);
+                    }
+                    break;
+                }
+            }
+        }
+        g
+    }
+}

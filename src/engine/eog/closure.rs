@@ -1,0 +1,372 @@
+//! The closure of an EOG under R1–R3 with kernel reasons (Algorithms 1 and 2, implemented
+//! once), and its result.
+//!
+//! Two passes. First the reason-free bit-matrix fixpoint ([`super::reach`]) decides whether a
+//! cycle exists; without one the answer is `NotSure` and no reason is computed. With one, the
+//! reason pass recomputes the same fixpoint carrying, for every ordered node pair, its set of
+//! kernel reasons ([`super::reasons`]):
+//!
+//! * explicit edges are the base edges (po, rf) and the edges R2/R3 derive, each with its own
+//!   reason set;
+//! * R1 is applied left-linearly: the reasons of u ≺ v are those of u ≺ x times those of an
+//!   explicit edge x → v, which covers every path, so pairs never need to be combined with
+//!   pairs;
+//! * whenever a pair's reason set changes it is queued again (so reasons found late still reach
+//!   every order derived from it, unlike the printed Algorithm 2), and when an explicit edge
+//!   a → b changes, every known pair u ≺ a is extended through it;
+//! * R2/R3 conclusions also carry the guard of the write they rely on, because the write's
+//!   existence is a premise of the rule.
+//!
+//! Self pairs (u ≺ u) are recorded but not propagated: anything derived from a cycle has a
+//! reason that contains the cycle's own reason, which the final subsumption would remove.
+//! Work is bounded; if the bound cuts the reason pass before any cycle reason was found, the
+//! result falls back to one reason made of every literal of the graph (sound by Thm. 4.7).
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use cranelift_entity::EntityRef;
+use hashbrown::HashMap;
+use solver_glue::Lit;
+
+use super::graph::{EogBuilder, Event, Node};
+use super::reach::{self, Reach};
+use super::reasons::{RSet, Reasons, NONE};
+use super::rules::{kind, Rules};
+
+/// Bounds of one closure run.
+#[derive(Copy, Clone, Debug)]
+pub struct ClosureLimits {
+    /// Reasons kept per order (K); the shortest are kept.
+    pub reasons_per_order: usize,
+    /// Reason compositions allowed in the reason pass.
+    pub work_budget: u64,
+    /// Most reasons returned for an infeasible graph (shortest first).
+    pub max_result_reasons: usize,
+    /// Above this many nodes the reason pass (n² table) is skipped and an infeasible graph gets
+    /// the all-literals reason.
+    pub max_reason_nodes: usize,
+    /// Run the reason pass even when there is no cycle (to inspect orders and reasons).
+    pub reasons_without_cycle: bool,
+}
+
+impl Default for ClosureLimits {
+    fn default() -> Self {
+        ClosureLimits {
+            reasons_per_order: 8,
+            work_budget: 200_000_000,
+            max_result_reasons: 256,
+            max_reason_nodes: 8192,
+            reasons_without_cycle: false,
+        }
+    }
+}
+
+/// The verdict of the graph check.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum ClosureResult {
+    /// Some event is ordered before itself. Each reason is a sorted set of literals whose
+    /// conjunction makes the graph infeasible; `¬(l1 ∧ … ∧ lk)` is a valid refinement clause.
+    /// Subset-minimal among the reasons found, deduplicated, shortest first, never empty.
+    Infeasible { reasons: Vec<Vec<Lit>> },
+    /// No cycle: the graph may or may not be feasible.
+    NotSure,
+}
+
+/// Counters of the last closure run.
+#[derive(Clone, Default, Debug)]
+pub struct ClosureStats {
+    pub events: usize,
+    pub nodes: usize,
+    pub po_edges: usize,
+    pub rf_edges: usize,
+    /// Edges derived by R2 / R3 (in the reason pass if it ran, else in the first pass).
+    pub r2_edges: usize,
+    pub r3_edges: usize,
+    /// Ordered node pairs u ≺ v, including self pairs.
+    pub orders: u64,
+    /// Nodes on a cycle.
+    pub conflict_nodes: usize,
+    pub reasons_returned: usize,
+    /// Distinct reasons and reason sets interned by the reason pass.
+    pub reasons_interned: usize,
+    pub reason_sets_interned: usize,
+    /// Reason compositions done.
+    pub work: u64,
+    pub reach_time: Duration,
+    pub reason_time: Duration,
+    /// Whether the reason pass ran to its fixpoint.
+    pub reasons_complete: bool,
+    /// Whether the all-literals fallback reason was returned.
+    pub fallback: bool,
+}
+
+/// One explicit edge of the reason pass.
+#[derive(Clone, Debug)]
+pub(crate) struct Explicit {
+    pub to: Node,
+    pub kind: u8,
+    pub reasons: RSet,
+}
+
+/// What the last closure computed, kept for queries and Graphviz output.
+pub(crate) struct Analysis {
+    pub stats: ClosureStats,
+    pub reach: Reach,
+    pub pass: Option<ReasonPass>,
+}
+
+/// The reason pass state.
+pub(crate) struct ReasonPass {
+    pub n: usize,
+    pub store: Reasons,
+    /// Row-major n×n reason sets; `NONE` = not ordered.
+    pub pair: Vec<RSet>,
+    pub edges: Vec<Explicit>,
+    edge_index: HashMap<(u32, u32), u32>,
+    out: Vec<Vec<u32>>,
+    queue: VecDeque<u32>,
+    queued: Vec<u64>,
+    pub work: u64,
+    budget: u64,
+    pub complete: bool,
+}
+
+impl ReasonPass {
+    fn new(n: usize, k: usize, budget: u64) -> ReasonPass {
+        ReasonPass {
+            n,
+            store: Reasons::new(k),
+            pair: vec![NONE; n * n],
+            edges: Vec::new(),
+            edge_index: HashMap::new(),
+            out: vec![Vec::new(); n],
+            queue: VecDeque::new(),
+            queued: vec![0; (n * n).div_ceil(64)],
+            work: 0,
+            budget,
+            complete: true,
+        }
+    }
+
+    fn update_pair(&mut self, u: usize, v: usize, add: RSet) {
+        let i = u * self.n + v;
+        let old = self.pair[i];
+        let new = self.store.join(old, add);
+        if new == old {
+            return;
+        }
+        self.pair[i] = new;
+        if u != v && self.queued[i / 64] >> (i % 64) & 1 == 0 {
+            self.queued[i / 64] |= 1 << (i % 64);
+            self.queue.push_back(i as u32);
+        }
+    }
+
+    fn update_edge(&mut self, a: usize, b: usize, k: u8, add: RSet) {
+        debug_assert_ne!(a, b);
+        let next = self.edges.len() as u32;
+        let e = *self.edge_index.entry((a as u32, b as u32)).or_insert(next);
+        if e == next {
+            self.edges.push(Explicit {
+                to: Node::new(b),
+                kind: 0,
+                reasons: NONE,
+            });
+            self.out[a].push(e);
+        }
+        let edge = &mut self.edges[e as usize];
+        let old = edge.reasons;
+        let new = self.store.join(old, add);
+        if new == old {
+            return;
+        }
+        edge.kind |= k;
+        edge.reasons = new;
+        self.update_pair(a, b, add);
+        for u in 0..self.n {
+            let s = self.pair[u * self.n + a];
+            if s != NONE && u != a {
+                self.work += 1;
+                let t = self.store.product(s, add);
+                self.update_pair(u, b, t);
+            }
+        }
+    }
+
+    /// Extends the changed pair u ≺ x through R1 (explicit edges out of x), R2 and R3.
+    fn process(&mut self, rules: &Rules, u: usize, x: usize) {
+        let s = self.pair[u * self.n + x];
+        for j in 0..self.out[x].len() {
+            let e = &self.edges[self.out[x][j] as usize];
+            let (v, es) = (e.to.index(), e.reasons);
+            self.work += 1;
+            let t = self.store.product(s, es);
+            self.update_pair(u, v, t);
+        }
+        let (un, xn) = (Node::new(u), Node::new(x));
+        // R2: w ◁ r with r in x, u writes var(w), u ≠ node(w) ⇒ u ≺ node(w).
+        for &i in &rules.rf_in[xn] {
+            let rf = &rules.rfs[i as usize];
+            if rf.w == un {
+                continue;
+            }
+            if let Some(alts) = rules.writes_of(un, rf.loc) {
+                let d = self.rule_reasons(s, rf.link, alts);
+                self.update_edge(u, rf.w.index(), kind::R2, d);
+            }
+        }
+        // R3: w ◁ r with w in u, x writes var(w), x ≠ node(r) ⇒ node(r) ≺ x.
+        for &i in &rules.rf_out[un] {
+            let rf = &rules.rfs[i as usize];
+            if rf.r == xn {
+                continue;
+            }
+            if let Some(alts) = rules.writes_of(xn, rf.loc) {
+                let d = self.rule_reasons(s, rf.link, alts);
+                self.update_edge(rf.r.index(), x, kind::R3, d);
+            }
+        }
+    }
+
+    /// Reasons of an R2/R3 conclusion: the premise order's reasons, the link, and the guard of
+    /// one of the writes the rule relies on.
+    fn rule_reasons(&mut self, premise: RSet, link: Lit, writes: &[Option<Lit>]) -> RSet {
+        let mut alts = NONE;
+        for w in writes {
+            let one = match w {
+                Some(g) => self.store.set_of(&[link, *g]),
+                None => self.store.set_of(&[link]),
+            };
+            alts = self.store.join(alts, one);
+        }
+        self.work += 1;
+        self.store.product(premise, alts)
+    }
+
+    fn run(&mut self, rules: &Rules) {
+        for (link, guards) in &rules.link_guards {
+            self.store.add_implication(*link, guards);
+        }
+        for (node, reason) in &rules.self_conflicts {
+            let s = self.store.set_of(reason);
+            self.update_pair(node.index(), node.index(), s);
+        }
+        for e in &rules.base {
+            let s = self.store.set_of(&e.reason);
+            self.update_edge(e.from.index(), e.to.index(), e.kind, s);
+        }
+        while let Some(i) = self.queue.pop_front() {
+            if self.work > self.budget {
+                self.complete = false;
+                break;
+            }
+            let i = i as usize;
+            self.queued[i / 64] &= !(1 << (i % 64));
+            self.process(rules, i / self.n, i % self.n);
+        }
+    }
+
+    pub fn reasons(&self, u: usize, v: usize) -> RSet {
+        self.pair[u * self.n + v]
+    }
+}
+
+impl EogBuilder {
+    /// Runs the closure and returns the verdict. The analysis is kept for
+    /// [`EogBuilder::stats`], [`EogBuilder::ordered`], [`EogBuilder::order_reasons`] and
+    /// [`EogBuilder::to_dot`] until the graph changes.
+    pub fn close(&mut self, limits: ClosureLimits) -> ClosureResult {
+        let rules = Rules::lower(self);
+        let mut stats = ClosureStats {
+            events: self.events.len(),
+            nodes: self.nodes.len(),
+            po_edges: self.po.len(),
+            rf_edges: self.rf.len(),
+            reasons_complete: true,
+            ..ClosureStats::default()
+        };
+        let t0 = Instant::now();
+        let reach = reach::saturate(&rules);
+        stats.reach_time = t0.elapsed();
+        stats.orders = reach.m.count();
+        let cyclic = reach.has_cycle();
+        for &(_, _, k) in &reach.derived {
+            if k & kind::R2 != 0 {
+                stats.r2_edges += 1;
+            } else {
+                stats.r3_edges += 1;
+            }
+        }
+        stats.conflict_nodes = (0..rules.n).filter(|&u| reach.m.get(u, u)).count();
+
+        let mut pass = None;
+        let want_reasons = cyclic || limits.reasons_without_cycle;
+        if want_reasons && rules.n <= limits.max_reason_nodes {
+            let t1 = Instant::now();
+            let mut p = ReasonPass::new(rules.n, limits.reasons_per_order, limits.work_budget);
+            p.run(&rules);
+            stats.reason_time = t1.elapsed();
+            stats.work = p.work;
+            stats.reasons_complete = p.complete;
+            stats.reasons_interned = p.store.num_reasons();
+            stats.reason_sets_interned = p.store.num_sets();
+            stats.r2_edges = p.edges.iter().filter(|e| e.kind & kind::R2 != 0).count();
+            stats.r3_edges = p.edges.iter().filter(|e| e.kind & kind::R3 != 0).count();
+            debug_assert!(
+                !p.complete
+                    || (0..rules.n)
+                        .all(|u| (0..rules.n)
+                            .all(|v| (p.reasons(u, v) != NONE) == reach.m.get(u, v))),
+                "reason pass and reachability pass disagree"
+            );
+            pass = Some(p);
+        } else if want_reasons {
+            stats.reasons_complete = false;
+        }
+
+        let result = if !cyclic {
+            ClosureResult::NotSure
+        } else {
+            let mut reasons = Vec::new();
+            if let Some(p) = &pass {
+                let mut all = Vec::new();
+                for u in 0..rules.n {
+                    all.extend_from_slice(p.store.members(p.reasons(u, u)));
+                }
+                p.store.minimize(&mut all, limits.max_result_reasons.max(1));
+                reasons = all.iter().map(|&r| p.store.lits(r).to_vec()).collect();
+            }
+            if reasons.is_empty() {
+                stats.fallback = true;
+                reasons.push(self.all_literals());
+            }
+            ClosureResult::Infeasible { reasons }
+        };
+        if let ClosureResult::Infeasible { reasons } = &result {
+            stats.reasons_returned = reasons.len();
+        }
+        self.analysis = Some(Analysis { stats, reach, pass });
+        result
+    }
+
+    /// Counters of the last [`EogBuilder::close`] (`None` before it or after a change).
+    pub fn stats(&self) -> Option<&ClosureStats> {
+        self.analysis.as_ref().map(|a| &a.stats)
+    }
+
+    /// Whether the last closure derived that `a`'s node precedes `b`'s node.
+    pub fn ordered(&self, a: Event, b: Event) -> Option<bool> {
+        let an = self.analysis.as_ref()?;
+        let (u, v) = (self.events[a].node.index(), self.events[b].node.index());
+        Some(an.reach.m.get(u, v))
+    }
+
+    /// Kernel reasons of the order between the nodes of `a` and `b` found by the reason pass
+    /// (`None` if it did not run; empty if the nodes are not ordered).
+    pub fn order_reasons(&self, a: Event, b: Event) -> Option<Vec<Vec<Lit>>> {
+        let p = self.analysis.as_ref()?.pass.as_ref()?;
+        let (u, v) = (self.events[a].node.index(), self.events[b].node.index());
+        Some(p.store.to_vecs(p.reasons(u, v)))
+    }
+}
