@@ -82,6 +82,9 @@ pub struct VerifyArgs {
     /// the bound only.
     #[arg(long)]
     pub no_unwinding_assertions: bool,
+    /// Check every refinement clause against the exact order encoding (slow; a self-test).
+    #[arg(long, hide = true)]
+    pub check_refinements: bool,
 }
 
 impl VerifyArgs {

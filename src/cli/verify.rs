@@ -70,6 +70,7 @@ pub fn run(args: &VerifyArgs) -> u8 {
         },
         solver,
         timeout,
+        check_refinements: args.check_refinements,
     };
     let outcome = std::panic::catch_unwind(|| match args.engine {
         EngineName::Monolithic => Some(engine::monolithic::verify(&prog, &opts)),

@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 
 use cranelift_entity::{EntityRef, SecondaryMap};
 use encoder::{
-    encode_links, exact_check, Encoder, Equation, ExactCheck, LinkTable, ProgramOrder, ThreadItem,
+    encode_links, exact_check, Encoder, Equation, ExactCheck, LinkTable, LiteralMode, ProgramOrder,
+    ScheduleEncoding, ThreadItem,
 };
 use solver_glue::{make_solver, Lit, SolveResult};
 
@@ -45,7 +46,21 @@ pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
             knowledge = out.knowledge;
             continue;
         }
-        let verdict = decide(prog, opts, &out, &mut enc, &deadline, &mut stats);
+        let mut recorded = Vec::new();
+        let mut verdict = decide(
+            prog,
+            opts,
+            &out,
+            &mut enc,
+            &deadline,
+            &mut stats,
+            &mut recorded,
+        );
+        if opts.check_refinements {
+            if let Err(why) = check_clauses(prog, opts, &knowledge, &recorded) {
+                verdict = Verdict::Unknown(format!("internal error: {why}"));
+            }
+        }
         let s = enc.solver_ref().stats();
         stats.vars = s.vars;
         stats.clauses = s.clauses;
@@ -58,6 +73,33 @@ pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
         "unsupported: pointers to objects made by threads executed later".into(),
         stats,
     )
+}
+
+/// Checks that every refinement clause holds in every feasible execution: the exact encoding
+/// φ ∧ ζ ∧ ξ (built again by a deterministic run of symbolic execution, so literals are the
+/// same) has no model in which all the literals of a reason hold.
+fn check_clauses(
+    prog: &Program,
+    opts: &EngineOptions,
+    knowledge: &symex::Knowledge,
+    clauses: &[Vec<Lit>],
+) -> Result<(), String> {
+    let mut solver = make_solver(&opts.solver).map_err(|e| e.to_string())?;
+    let mut enc = Encoder::new(&mut *solver);
+    let out = symex::run(prog, &opts.symex, &mut enc, knowledge).map_err(|e| e.to_string())?;
+    let eq = &out.equation;
+    let po = ProgramOrder::unconditional(eq).map_err(|e| e.to_string())?;
+    let links = encode_links(eq, &po, &mut enc).map_err(|e| e.to_string())?;
+    ScheduleEncoding::encode(eq, &po, &links, &mut enc, LiteralMode::Shared)
+        .map_err(|e| e.to_string())?;
+    for c in clauses {
+        if enc.solver().solve(c) != SolveResult::Unsat {
+            return Err(format!(
+                "refinement clause {c:?} is not implied by the exact encoding"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// What one refinement loop ends with.
@@ -79,6 +121,7 @@ fn decide(
     enc: &mut Encoder,
     deadline: &Deadline,
     stats: &mut EngineStats,
+    recorded: &mut Vec<Vec<Lit>>,
 ) -> Verdict {
     let eq = &out.equation;
     stats.events = eq.events.len();
@@ -100,6 +143,7 @@ fn decide(
         links: &links,
         stats,
         deadline,
+        recorded: opts.check_refinements.then(Vec::new),
     };
 
     let first = ctx.run(enc, &[checks.err, !checks.unsupported], |enc, order| {
@@ -111,7 +155,10 @@ fn decide(
         Trace::build(prog, out, enc, order, &failed)
     });
     match first {
-        Ending::Real(trace) => return Verdict::False { trace },
+        Ending::Real(trace) => {
+            *recorded = ctx.recorded.take().unwrap_or_default();
+            return Verdict::False { trace };
+        }
         Ending::Interrupted => return Verdict::Unknown("timeout".into()),
         Ending::Internal(why) => return Verdict::Unknown(format!("internal error: {why}")),
         Ending::Exhausted => {}
@@ -124,6 +171,7 @@ fn decide(
             .expect("a check literal holds in the model");
         check_reason(prog, &c.kind, c.loc)
     });
+    *recorded = ctx.recorded.take().unwrap_or_default();
     match second {
         Ending::Real(reason) => Verdict::Unknown(reason),
         Ending::Interrupted => Verdict::Unknown("timeout".into()),
@@ -141,6 +189,8 @@ struct Loop<'a> {
     links: &'a LinkTable,
     stats: &'a mut EngineStats,
     deadline: &'a Deadline,
+    /// Every refinement clause, when they are to be checked afterwards.
+    recorded: Option<Vec<Vec<Lit>>>,
 }
 
 impl Loop<'_> {
@@ -186,10 +236,15 @@ impl Loop<'_> {
             // Each clause must exclude the current model, or the loop would not progress.
             for c in &clauses {
                 if c.is_empty() || !c.iter().all(|&l| enc.value(l)) {
+                    let what: Vec<String> = c.iter().map(|&l| self.describe(l)).collect();
                     return Ending::Internal(format!(
-                        "a refinement reason that does not hold in its model: {c:?}"
+                        "a refinement reason that does not hold in its model: {}",
+                        what.join(" & ")
                     ));
                 }
+            }
+            if let Some(r) = &mut self.recorded {
+                r.extend(clauses.iter().cloned());
             }
             self.stats.refinements += 1;
             for c in clauses {
@@ -199,6 +254,36 @@ impl Loop<'_> {
                 enc.add_clause(&negated);
             }
         }
+    }
+
+    /// A literal of a refinement clause, for messages: the link or guard it is.
+    fn describe(&self, l: Lit) -> String {
+        let eq = self.eq;
+        let ev = |e: encoder::Event| {
+            let d = &eq.events[e];
+            format!(
+                "{}{}:{}@{}",
+                if d.is_write() { "W" } else { "R" },
+                e.index(),
+                eq.locations[d.location].name,
+                d.thread.index()
+            )
+        };
+        for &r in self.links.reads() {
+            for link in self.links.candidates(r) {
+                if link.lit == l {
+                    return format!("{}<-{}", ev(r), ev(link.write));
+                }
+            }
+        }
+        let guarded: Vec<String> = eq
+            .events
+            .iter()
+            .filter(|(_, d)| d.guard == l)
+            .map(|(e, _)| ev(e))
+            .take(3)
+            .collect();
+        format!("guard[{}]({})", l, guarded.join(","))
     }
 
     /// The exact check of the current model on a fresh solver.

@@ -23,6 +23,8 @@ pub struct EngineOptions {
     pub solver: String,
     /// Give up after this long.
     pub timeout: Option<Duration>,
+    /// Check every refinement clause against the exact order encoding (slow; for tests).
+    pub check_refinements: bool,
 }
 
 /// The answer.

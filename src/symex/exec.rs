@@ -42,7 +42,7 @@ pub(super) struct Symex<'a, 'b, 's> {
     pub init_mode: bool,
     pub init_vals: HashMap<(ObjId, u64), BitVec>,
     /// Thread-local globals after the initialisers: each thread starts from them.
-    pub tls_init: HashMap<VarKey, Val>,
+    pub tls_init: std::collections::BTreeMap<VarKey, Val>,
     pub threads: Vec<ThreadInst>,
     pub todo: VecDeque<usize>,
     pub cur: Thread,
@@ -135,7 +135,7 @@ pub fn run(
         locks: HashMap::new(),
         init_mode: true,
         init_vals: HashMap::new(),
-        tls_init: HashMap::new(),
+        tls_init: Default::default(),
         threads: Vec::new(),
         todo: VecDeque::new(),
         cur: Thread::from_u32(0),

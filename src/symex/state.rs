@@ -1,7 +1,7 @@
 //! The state of one symbolic path: its guard, the values of thread-private variables, and the
 //! atomic section it is in; and how two paths are merged where control flow joins.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use encoder::{AtomicBlock, BitVec, Encoder};
 use solver_glue::Lit;
@@ -69,10 +69,10 @@ pub const THREAD_FRAME: u32 = 0;
 pub struct State {
     /// The path condition: the path is executed iff this holds.
     pub guard: Lit,
-    pub vars: HashMap<VarKey, Val>,
+    pub vars: BTreeMap<VarKey, Val>,
     /// Cells of objects private to this thread (only it ever accesses them): kept on the path
     /// like variables instead of becoming events.
-    pub mem: HashMap<(ObjId, u64), BitVec>,
+    pub mem: BTreeMap<(ObjId, u64), BitVec>,
     /// The atomic section the path is in and its nesting depth.
     pub atomic: Option<(AtomicBlock, u32)>,
 }
@@ -81,8 +81,8 @@ impl State {
     pub fn new(guard: Lit) -> State {
         State {
             guard,
-            vars: HashMap::new(),
-            mem: HashMap::new(),
+            vars: BTreeMap::new(),
+            mem: BTreeMap::new(),
             atomic: None,
         }
     }
