@@ -518,3 +518,173 @@ impl Program {
             .sum()
     }
 }
+
+impl Expr {
+    /// Calls `f` on this expression and every sub-expression (including those inside places).
+    pub fn walk(&self, f: &mut impl FnMut(&Expr)) {
+        f(self);
+        match &self.kind {
+            ExprKind::Const(_) | ExprKind::FuncAddr(_) => {}
+            ExprKind::Read(p) | ExprKind::AddrOf(p) => p.walk(f),
+            ExprKind::Unary(_, a) | ExprKind::Cast(a) => a.walk(f),
+            ExprKind::Binary(_, a, b) | ExprKind::PtrAdd(a, b) | ExprKind::PtrDiff(a, b) => {
+                a.walk(f);
+                b.walk(f);
+            }
+            ExprKind::Ite(c, a, b) => {
+                c.walk(f);
+                a.walk(f);
+                b.walk(f);
+            }
+        }
+    }
+}
+
+impl Place {
+    /// Calls `f` on every expression inside the place (the dereferenced pointer, indices).
+    pub fn walk(&self, f: &mut impl FnMut(&Expr)) {
+        if let PlaceBase::Deref(e) = &self.base {
+            e.walk(f);
+        }
+        for p in &self.projs {
+            if let Proj::Index { index, .. } = p {
+                index.walk(f);
+            }
+        }
+    }
+}
+
+impl InstrKind {
+    /// Calls `f` on every expression of the instruction, places included.
+    pub fn walk_exprs(&self, f: &mut impl FnMut(&Expr)) {
+        let place = |p: &Place, f: &mut dyn FnMut(&Expr)| p.walk(&mut |e| f(e));
+        match self {
+            InstrKind::Skip
+            | InstrKind::Decl(_)
+            | InstrKind::Halt
+            | InstrKind::AtomicBegin
+            | InstrKind::AtomicEnd
+            | InstrKind::Return(None) => {}
+            InstrKind::Assign { dst, src } => {
+                place(dst, f);
+                src.walk(f);
+            }
+            InstrKind::Nondet { dst } | InstrKind::ThreadSelf { dst } => place(dst, f),
+            InstrKind::Assume(e)
+            | InstrKind::Assert { cond: e, .. }
+            | InstrKind::Return(Some(e))
+            | InstrKind::ThreadExit(e)
+            | InstrKind::MutexInit(e)
+            | InstrKind::MutexLock(e)
+            | InstrKind::MutexUnlock(e)
+            | InstrKind::MutexDestroy(e)
+            | InstrKind::CondInit(e)
+            | InstrKind::CondSignal(e)
+            | InstrKind::CondBroadcast(e)
+            | InstrKind::CondDestroy(e)
+            | InstrKind::Free(e) => e.walk(f),
+            InstrKind::Goto { cond, .. } => {
+                if let Some(c) = cond {
+                    c.walk(f);
+                }
+            }
+            InstrKind::Call { dst, callee, args } => {
+                if let Some(d) = dst {
+                    place(d, f);
+                }
+                if let Callee::Indirect(e) = callee {
+                    e.walk(f);
+                }
+                for a in args {
+                    a.walk(f);
+                }
+            }
+            InstrKind::ThreadCreate { handle, entry, arg } => {
+                place(handle, f);
+                if let Callee::Indirect(e) = entry {
+                    e.walk(f);
+                }
+                arg.walk(f);
+            }
+            InstrKind::ThreadJoin { thread, retval } => {
+                thread.walk(f);
+                if let Some(r) = retval {
+                    r.walk(f);
+                }
+            }
+            InstrKind::MutexTryLock { mutex, dst } => {
+                mutex.walk(f);
+                if let Some(d) = dst {
+                    place(d, f);
+                }
+            }
+            InstrKind::CondWait { cond, mutex } => {
+                cond.walk(f);
+                mutex.walk(f);
+            }
+            InstrKind::Alloc { dst, size, .. } => {
+                if let Some(d) = dst {
+                    place(d, f);
+                }
+                size.walk(f);
+            }
+            InstrKind::Memset { dst, byte, len } => {
+                dst.walk(f);
+                byte.walk(f);
+                len.walk(f);
+            }
+            InstrKind::Memcpy { dst, src, len } => {
+                dst.walk(f);
+                src.walk(f);
+                len.walk(f);
+            }
+        }
+    }
+
+    /// Functions this instruction may transfer control to or make reachable: direct callees,
+    /// thread entries, and every function whose address it mentions.
+    pub fn referenced_funcs(&self) -> Vec<FuncId> {
+        let mut out = Vec::new();
+        match self {
+            InstrKind::Call {
+                callee: Callee::Direct(g),
+                ..
+            }
+            | InstrKind::ThreadCreate {
+                entry: Callee::Direct(g),
+                ..
+            } => out.push(*g),
+            _ => {}
+        }
+        self.walk_exprs(&mut |e| {
+            if let ExprKind::FuncAddr(g) = e.kind {
+                out.push(g);
+            }
+        });
+        out
+    }
+}
+
+impl Program {
+    /// Functions reachable from `init` and `main` (or from every function when there is no
+    /// `main`), following calls, thread creations and function addresses.
+    pub fn reachable_funcs(&self) -> Vec<bool> {
+        let mut seen = vec![false; self.funcs.len()];
+        let mut work: Vec<FuncId> = vec![self.init];
+        match self.main {
+            Some(m) => work.push(m),
+            None => work.extend(self.funcs.keys()),
+        }
+        while let Some(f) = work.pop() {
+            if std::mem::replace(&mut seen[f.index()], true) {
+                continue;
+            }
+            if let Some(b) = &self.funcs[f].body {
+                for ins in b.instrs.values() {
+                    work.extend(ins.kind.referenced_funcs());
+                }
+            }
+        }
+        seen
+    }
+}

@@ -1098,39 +1098,37 @@ impl<'a> Lowerer<'a> {
             });
         }
         // Branches with side effects: real control flow; the result goes through a temp.
-        // The result type is found first, without keeping the instructions.
-        let pos = self.pos();
-        let ta = self.rvalue_inner(&c.then_expression, want);
-        let tb = self.rvalue_inner(&c.else_expression, want);
-        self.truncate(pos);
-        let (ta, tb) = (ta?, tb?);
-        let t = self.conditional_type(&ta, &tb, span)?;
-        let result = if want && !self.types.is_void(t) {
-            Some(self.temp(t))
-        } else {
-            None
-        };
+        // Each branch is lowered once; the assignment of its value is patched in when the
+        // result type (which needs both branches) is known.
         let int = self.types.int32();
         let ct = self.truth(cond);
         let not_c = self.unary(UnOp::LogNot, ct, int);
         let to_else = self.emit_jump(Some(not_c));
         let a = self.rvalue_inner(&c.then_expression, want)?;
-        if let Some(r) = &result {
-            let a = self.cast(a, t);
-            self.emit(InstrKind::Assign {
-                dst: r.clone(),
-                src: a,
-            });
-        }
+        let a_slot = self.emit(InstrKind::Skip);
         let to_end = self.emit_jump(None);
         self.patch_here(to_else);
         let b = self.rvalue_inner(&c.else_expression, want)?;
+        let t = self.conditional_type(&a, &b, span)?;
+        let result = if want && !self.types.is_void(t) {
+            Some(self.temp(t))
+        } else {
+            None
+        };
         if let Some(r) = &result {
             let b = self.cast(b, t);
             self.emit(InstrKind::Assign {
                 dst: r.clone(),
                 src: b,
             });
+            let a = self.cast(a, t);
+            self.set_instr(
+                a_slot,
+                InstrKind::Assign {
+                    dst: r.clone(),
+                    src: a,
+                },
+            );
         }
         self.patch_here(to_end);
         self.emit(InstrKind::Skip);

@@ -329,7 +329,14 @@ impl<'a> Lowerer<'a> {
                         return self.init_scalar(sub, e);
                     }
                 }
+                let before = *pos;
                 self.init_aggregate(sub, items, pos, false, item.span)?;
+                if *pos == before {
+                    // An empty struct or array cannot take the element: it belongs nowhere.
+                    return Err(
+                        self.invalid(item.span, "initialiser element for an empty aggregate")
+                    );
+                }
                 Ok(())
             }
         }

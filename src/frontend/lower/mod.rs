@@ -89,6 +89,8 @@ pub(crate) struct Lowerer<'a> {
     pub warnings: Vec<String>,
     /// The spelling that stands for `$` in identifiers (see `preprocess::rewrite_tokens`).
     pub dollar: Option<String>,
+    /// Functions whose body uses an unsupported construct: an error only if reachable.
+    pub poisoned: Vec<(FuncId, FrontendError)>,
 }
 
 const PLACEHOLDER: u32 = u32::MAX;
@@ -135,6 +137,7 @@ pub fn lower_unit(
         strings: 0,
         warnings: Vec::new(),
         dollar: dollar.map(str::to_string),
+        poisoned: Vec::new(),
     };
     for ext in &unit.0 {
         match &ext.node {
@@ -262,6 +265,13 @@ impl<'a> Lowerer<'a> {
         }) = self.instrs_mut().get_mut(p)
         {
             *t = InstrId::new(target);
+        }
+    }
+
+    /// Replaces the instruction at `at` (a placeholder emitted earlier).
+    pub fn set_instr(&mut self, at: usize, kind: InstrKind) {
+        if let Some(ins) = self.instrs_mut().get_mut(at) {
+            ins.kind = kind;
         }
     }
 
@@ -508,7 +518,21 @@ impl<'a> Lowerer<'a> {
         let r = self.function_body(&def.statement, f, ret, &name);
         self.pop_scope();
         let cx = self.func_cx.take();
-        r?;
+        if let Err(e) = r {
+            if !e.is_unsupported() {
+                return Err(e);
+            }
+            // Headers define many functions a task never calls (kernel helpers with inline
+            // assembly, say): the error only matters if the function is reachable.
+            self.poisoned.push((f, e));
+            let mut body = Body::default();
+            body.instrs.push(Instr {
+                kind: InstrKind::Halt,
+                loc: self.loc,
+            });
+            self.funcs[f].body = Some(body);
+            return Ok(());
+        }
         let Some(cx) = cx else {
             return Ok(());
         };
@@ -616,7 +640,8 @@ impl<'a> Lowerer<'a> {
             .get("main")
             .copied()
             .filter(|f| self.funcs[*f].body.is_some());
-        Ok(Program {
+        let poisoned = std::mem::take(&mut self.poisoned);
+        let prog = Program {
             types: self.types,
             vars: self.vars,
             funcs: self.funcs,
@@ -627,7 +652,16 @@ impl<'a> Lowerer<'a> {
             main,
             external_calls,
             warnings: self.warnings,
-        })
+        };
+        if !poisoned.is_empty() {
+            let reach = prog.reachable_funcs();
+            for (f, e) in poisoned {
+                if reach[f.index()] {
+                    return Err(e);
+                }
+            }
+        }
+        Ok(prog)
     }
 
     /// Applies the policy for functions without a body: the call becomes `Nondet` of the
