@@ -454,6 +454,8 @@ pub struct Function {
 pub struct ExternalCall {
     pub name: String,
     pub loc: Loc,
+    /// The function containing the (first) call.
+    pub caller: FuncId,
 }
 
 #[derive(Clone, Debug)]

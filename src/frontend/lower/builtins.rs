@@ -181,6 +181,45 @@ impl<'a> Lowerer<'a> {
                 self.emit(InstrKind::AtomicEnd);
                 None
             }
+            "__builtin_constant_p" => {
+                // gcc's answer without optimisation: 1 for constant expressions, else 0.
+                self.arg_count(name, args, 1, span)?;
+                let pos = self.pos();
+                let v = self.rvalue(&args[0]);
+                let emitted = self.pos() != pos;
+                self.truncate(pos);
+                let k = matches!(v, Ok(ref x) if x.as_const().is_some()) && !emitted;
+                let int = self.types.int32();
+                Some(Expr::constant(k as u64, int))
+            }
+            "__builtin_bswap16" | "__builtin_bswap32" | "__builtin_bswap64" => {
+                self.arg_count(name, args, 1, span)?;
+                let bits: u8 = match name {
+                    "__builtin_bswap16" => 16,
+                    "__builtin_bswap32" => 32,
+                    _ => 64,
+                };
+                let t = self.types.int(bits, false);
+                let x = self.rvalue(&args[0])?;
+                let x = self.cast(x, t);
+                let x = self.freeze(x);
+                let mut acc: Option<Expr> = None;
+                let n = bits as u64 / 8;
+                for k in 0..n {
+                    // Byte k moves to byte n-1-k.
+                    let from = k * 8;
+                    let to = (n - 1 - k) * 8;
+                    let mask = Expr::constant(0xff, t);
+                    let shifted = self.binary(BinOp::LShr, x.clone(), Expr::constant(from, t), t);
+                    let byte = self.binary(BinOp::BitAnd, shifted, mask, t);
+                    let placed = self.binary(BinOp::Shl, byte, Expr::constant(to, t), t);
+                    acc = Some(match acc {
+                        None => placed,
+                        Some(a) => self.binary(BinOp::BitOr, a, placed, t),
+                    });
+                }
+                acc
+            }
             "__builtin_expect" => {
                 self.arg_count(name, args, 2, span)?;
                 let v = self.rvalue(&args[0])?;
@@ -289,6 +328,17 @@ impl<'a> Lowerer<'a> {
                     len: n,
                 });
                 Some(d)
+            }
+            "strcpy" => {
+                self.arg_count(name, args, 2, span)?;
+                Some(self.strcpy(args, span)?)
+            }
+            "strncpy" | "strcat" | "strncat" | "sprintf" | "snprintf" | "vsprintf"
+            | "vsnprintf" | "sscanf" | "scanf" | "fscanf" | "gets" | "fgets" | "read" | "fread"
+            | "memccpy" | "stpcpy" | "strtok" | "realloc" => {
+                // Library functions that write through their arguments or whose result aliases
+                // memory: the no-body policy (nothing written) would be unsound for them.
+                return Err(self.unsupported(span, name));
             }
             "pthread_create" => {
                 self.arg_count(name, args, 4, span)?;
@@ -426,6 +476,50 @@ impl<'a> Lowerer<'a> {
             _ => return Ok(None),
         };
         Ok(Some(r))
+    }
+
+    /// `strcpy(d, s)` as the byte-copy loop it is (the loop is unwound like any other).
+    fn strcpy(&mut self, args: &Args, span: Span) -> R<Expr> {
+        let d = self.ptr_arg(&args[0])?;
+        let s = self.ptr_arg(&args[1])?;
+        let c = self.types.char_();
+        let cp = self.types.pointer(c);
+        let d = self.cast(d, cp);
+        let d = self.freeze(d);
+        let s = self.cast(s, cp);
+        let s = self.freeze(s);
+        let pd = self.types.ptrdiff_t();
+        let i = self.temp(pd);
+        self.emit(InstrKind::Assign {
+            dst: i.clone(),
+            src: Expr::constant(0, pd),
+        });
+        let head = self.emit(InstrKind::Skip);
+        let ch = self.temp(c);
+        let src_addr = self.ptr_add(s, Expr::read(i.clone()), false, span)?;
+        self.emit(InstrKind::Assign {
+            dst: ch.clone(),
+            src: Expr::read(Place {
+                base: PlaceBase::Deref(Box::new(src_addr)),
+                projs: vec![],
+                ty: c,
+            }),
+        });
+        let dst_addr = self.ptr_add(d.clone(), Expr::read(i.clone()), false, span)?;
+        self.emit(InstrKind::Assign {
+            dst: Place {
+                base: PlaceBase::Deref(Box::new(dst_addr)),
+                projs: vec![],
+                ty: c,
+            },
+            src: Expr::read(ch.clone()),
+        });
+        let one = Expr::constant(1, pd);
+        let inc = self.binary(BinOp::Add, Expr::read(i.clone()), one, pd);
+        self.emit(InstrKind::Assign { dst: i, src: inc });
+        let more = self.truth(Expr::read(ch));
+        self.emit_jump_to(head, Some(more));
+        Ok(d)
     }
 
     /// True when function `f` has a body (known only for functions defined before the call).

@@ -641,7 +641,7 @@ impl<'a> Lowerer<'a> {
             .copied()
             .filter(|f| self.funcs[*f].body.is_some());
         let poisoned = std::mem::take(&mut self.poisoned);
-        let prog = Program {
+        let mut prog = Program {
             types: self.types,
             vars: self.vars,
             funcs: self.funcs,
@@ -653,8 +653,12 @@ impl<'a> Lowerer<'a> {
             external_calls,
             warnings: self.warnings,
         };
-        if !poisoned.is_empty() {
-            let reach = prog.reachable_funcs();
+        let reach = prog.reachable_funcs();
+        // Only calls that can run are worth a warning.
+        let mut named = std::collections::HashSet::new();
+        prog.external_calls
+            .retain(|c| reach[c.caller.index()] && named.insert(c.name.clone()));
+        {
             for (f, e) in poisoned {
                 if reach[f.index()] {
                     return Err(e);
@@ -665,12 +669,13 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Applies the policy for functions without a body: the call becomes `Nondet` of the
-    /// result (or `Skip`), and the function is listed once.
+    /// result (or `Skip`); each (callee, caller) pair is listed once.
     fn resolve_external_calls(&mut self) -> Vec<ExternalCall> {
-        let mut seen: HashMap<FuncId, usize> = HashMap::new();
+        let mut seen: std::collections::HashSet<(FuncId, FuncId)> = Default::default();
         let mut list = Vec::new();
         let has_body: Vec<bool> = self.funcs.values().map(|f| f.body.is_some()).collect();
-        for f in self.funcs.values_mut() {
+        let names: Vec<String> = self.funcs.values().map(|f| f.name.clone()).collect();
+        for (caller, f) in self.funcs.iter_mut() {
             let Some(body) = &mut f.body else { continue };
             for ins in body.instrs.values_mut() {
                 let InstrKind::Call {
@@ -685,24 +690,18 @@ impl<'a> Lowerer<'a> {
                     continue;
                 }
                 let g = *g;
-                let new = match dst {
+                ins.kind = match dst {
                     Some(d) => InstrKind::Nondet { dst: d.clone() },
                     None => InstrKind::Skip,
                 };
-                ins.kind = new;
-                seen.entry(g).or_insert_with(|| {
+                if seen.insert((g, caller)) {
                     list.push(ExternalCall {
-                        name: String::new(),
+                        name: names[g.index()].clone(),
                         loc: ins.loc,
+                        caller,
                     });
-                    list.len() - 1
-                });
-                let idx = seen[&g];
-                list[idx].name = g.index().to_string();
+                }
             }
-        }
-        for (g, idx) in seen {
-            list[idx].name = self.funcs[g].name.clone();
         }
         list
     }
