@@ -20,11 +20,24 @@ pub fn load_file(path: &Path, model: DataModel) -> Result<Program, FrontendError
 }
 
 /// Parses and lowers already preprocessed text (line markers give the locations).
+///
+/// Parser and lowering recurse over the syntax tree: they run on a thread with a large stack,
+/// so that deeply nested input cannot overflow it.
 pub fn lower_preprocessed(text: &str, model: DataModel) -> Result<Program, FrontendError> {
-    let (text, dollar) = preprocess::rewrite_tokens(text);
-    let map = source_map::SourceMap::new(&text);
-    let unit = parse::parse(&text, &map)?;
-    lower::lower_unit(&unit, &map, model, dollar.as_deref())
+    let owned = text.to_string();
+    let handle = std::thread::Builder::new()
+        .stack_size(512 << 20)
+        .spawn(move || {
+            let (text, dollar) = preprocess::rewrite_tokens(&owned);
+            let map = source_map::SourceMap::new(&text);
+            let unit = parse::parse(&text, &map)?;
+            lower::lower_unit(&unit, &map, model, dollar.as_deref())
+        })
+        .map_err(|e| FrontendError::Input(format!("cannot start the frontend thread: {e}")))?;
+    match handle.join() {
+        Ok(r) => r,
+        Err(p) => std::panic::resume_unwind(p),
+    }
 }
 
 /// Writes `source` to a temporary file and loads it as a `.c` file: the entry point of the
