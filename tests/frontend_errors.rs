@@ -38,7 +38,10 @@ fn unreadable_file_is_an_input_error() {
 
 #[test]
 fn syntax_error_names_file_line_column_and_text() {
-    let p = write("syntax.c", "int main() {\n  int x = 1;\n  x = = 2;\n  return x;\n}\n");
+    let p = write(
+        "syntax.c",
+        "int main() {\n  int x = 1;\n  x = = 2;\n  return x;\n}\n",
+    );
     let (code, _, err) = parse(&p);
     assert_eq!(code, exit::INPUT as i32);
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -49,7 +52,10 @@ fn syntax_error_names_file_line_column_and_text() {
 
 #[test]
 fn preprocessor_error_is_an_input_error() {
-    let p = write("pp.c", "#include \"does_not_exist.h\"\nint main() { return 0; }\n");
+    let p = write(
+        "pp.c",
+        "#include \"does_not_exist.h\"\nint main() { return 0; }\n",
+    );
     let (code, _, err) = parse(&p);
     assert_eq!(code, exit::INPUT as i32);
     assert!(err.contains("preprocessor failed"), "{err}");
@@ -57,15 +63,27 @@ fn preprocessor_error_is_an_input_error() {
 
 #[test]
 fn unsupported_construct_names_location_and_construct() {
-    let p = write("vla.c", "int n;\nint main() {\n  int a[n];\n  return a[0];\n}\n");
+    let p = write(
+        "vla.c",
+        "int n;\nint main() {\n  int a[n];\n  return a[0];\n}\n",
+    );
     let (code, _, err) = parse(&p);
     assert_eq!(code, exit::UNKNOWN as i32);
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("vla.c:3: unsupported: variable-length array"), "{err}");
-    let p = write("float.c", "int main() {\n  double d = 0.5;\n  return d > 0;\n}\n");
+    assert!(
+        err.contains("vla.c:3: unsupported: variable-length array"),
+        "{err}"
+    );
+    let p = write(
+        "float.c",
+        "int main() {\n  double d = 0.5;\n  return d > 0;\n}\n",
+    );
     let (code, _, err) = parse(&p);
     assert_eq!(code, exit::UNKNOWN as i32);
-    assert!(err.contains("float.c:2: unsupported: floating-point"), "{err}");
+    assert!(
+        err.contains("float.c:2: unsupported: floating-point"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -73,7 +91,10 @@ fn type_errors_are_input_errors_with_a_location() {
     let p = write("undeclared.c", "int main() {\n  return y;\n}\n");
     let (code, _, err) = parse(&p);
     assert_eq!(code, exit::INPUT as i32);
-    assert!(err.contains("undeclared.c:2: error: undeclared identifier 'y'"), "{err}");
+    assert!(
+        err.contains("undeclared.c:2: error: undeclared identifier 'y'"),
+        "{err}"
+    );
 }
 
 #[test]

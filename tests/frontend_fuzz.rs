@@ -82,7 +82,11 @@ fn mutated_programs_never_panic() {
             }
         }
         let text = format!("# 1 \"fuzz.c\"\n{}", toks.concat());
-        let model = if round % 2 == 0 { DataModel::Ilp32 } else { DataModel::Lp64 };
+        let model = if round % 2 == 0 {
+            DataModel::Ilp32
+        } else {
+            DataModel::Lp64
+        };
         let r = catch_unwind(AssertUnwindSafe(|| lower_preprocessed(&text, model)));
         match r {
             Ok(Ok(_)) => lowered += 1,

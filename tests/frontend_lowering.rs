@@ -1,8 +1,8 @@
 //! The IR each C construct lowers to, checked on its structure (instruction kinds, operator
 //! choice, types, offsets), under both data models.
 
-use yogar::frontend::{load_source, FrontendError};
 use cranelift_entity::EntityRef;
+use yogar::frontend::{load_source, FrontendError};
 use yogar::ir::*;
 
 fn lower(src: &str) -> Program {
@@ -98,7 +98,10 @@ fn struct_layout_follows_the_data_model() {
                union U { char c[5]; int i; } u;\n";
     let p32 = lower(src);
     let s = struct_of(&p32, var(&p32, "s"));
-    assert_eq!(s.fields.iter().map(|f| f.offset).collect::<Vec<_>>(), vec![0, 4, 8]);
+    assert_eq!(
+        s.fields.iter().map(|f| f.offset).collect::<Vec<_>>(),
+        vec![0, 4, 8]
+    );
     assert_eq!((s.size, s.align), (16, 4));
     let d = struct_of(&p32, var(&p32, "d"));
     assert_eq!((d.fields[1].offset, d.size), (4, 12));
@@ -113,9 +116,11 @@ fn struct_layout_follows_the_data_model() {
 
 #[test]
 fn bit_fields_share_a_storage_unit() {
-    let p = lower("struct B { int a : 3; int b : 5; int c; unsigned d : 30; unsigned e : 4; } b;\n");
+    let p =
+        lower("struct B { int a : 3; int b : 5; int c; unsigned d : 30; unsigned e : 4; } b;\n");
     let s = struct_of(&p, var(&p, "b"));
-    let f: Vec<(u64, Option<(u32, u32)>)> = s.fields.iter().map(|f| (f.offset, f.bitfield)).collect();
+    let f: Vec<(u64, Option<(u32, u32)>)> =
+        s.fields.iter().map(|f| (f.offset, f.bitfield)).collect();
     assert_eq!(
         f,
         vec![
@@ -152,8 +157,14 @@ fn enums_typedefs_and_integer_constants() {
     // gcc: an enum without negative values is unsigned int, else int.
     assert_eq!(int_type(&p, p.vars[var(&p, "x")].ty), (32, false));
     assert_eq!(int_type(&p, p.vars[var(&p, "n")].ty), (32, true));
-    assert_eq!(assigns_to(&ins, var(&p, "big"))[0].as_const(), Some(1 << 32));
-    assert_eq!(assigns_to(&ins, var(&p, "u"))[0].as_const(), Some(u32::MAX as u64));
+    assert_eq!(
+        assigns_to(&ins, var(&p, "big"))[0].as_const(),
+        Some(1 << 32)
+    );
+    assert_eq!(
+        assigns_to(&ins, var(&p, "u"))[0].as_const(),
+        Some(u32::MAX as u64)
+    );
 }
 
 // ----- conversions and operators -----
@@ -169,16 +180,27 @@ fn integer_promotions_and_usual_arithmetic_conversions_are_explicit() {
     let ExprKind::Binary(BinOp::Add, l, _) = &c.kind else {
         panic!("expected an addition, got {c:?}")
     };
-    assert!(matches!(l.kind, ExprKind::Cast(_)), "u8 operand is promoted by a cast");
+    assert!(
+        matches!(l.kind, ExprKind::Cast(_)),
+        "u8 operand is promoted by a cast"
+    );
     assert_eq!(int_type(&p, l.ty), (32, true));
     let r1 = assigns_to(&ins, var(&p, "r1"))[0];
-    assert!(matches!(r1.kind, ExprKind::Binary(BinOp::ULt, _, _)), "int < unsigned compares unsigned");
+    assert!(
+        matches!(r1.kind, ExprKind::Binary(BinOp::ULt, _, _)),
+        "int < unsigned compares unsigned"
+    );
     let r2 = assigns_to(&ins, var(&p, "r2"))[0];
     assert!(matches!(r2.kind, ExprKind::Binary(BinOp::SLt, _, _)));
-    assert!(matches!(assigns_to(&ins, var(&p, "r3"))[0].kind, ExprKind::Binary(BinOp::SDiv, _, _)));
+    assert!(matches!(
+        assigns_to(&ins, var(&p, "r3"))[0].kind,
+        ExprKind::Binary(BinOp::SDiv, _, _)
+    ));
     // unsigned / unsigned, then converted to the int r4.
     let r4 = assigns_to(&ins, var(&p, "r4"))[0];
-    assert!(matches!(&r4.kind, ExprKind::Cast(x) if matches!(x.kind, ExprKind::Binary(BinOp::UDiv, _, _))));
+    assert!(
+        matches!(&r4.kind, ExprKind::Cast(x) if matches!(x.kind, ExprKind::Binary(BinOp::UDiv, _, _)))
+    );
 }
 
 #[test]
@@ -192,7 +214,8 @@ fn constant_folding_matches_c_arithmetic() {
     let val = |n: &str| {
         let v = var(&p, n);
         let e = assigns_to(&ins, v)[0];
-        e.as_const().unwrap_or_else(|| panic!("{n} not constant: {e:?}"))
+        e.as_const()
+            .unwrap_or_else(|| panic!("{n} not constant: {e:?}"))
     };
     assert_eq!(val("a") as i64, -7 / 2);
     assert_eq!(val("b") as i64, -7 % 2);
@@ -213,16 +236,22 @@ fn pointer_arithmetic_scales_by_the_element_size() {
     );
     let ins = instrs(&p, "main");
     let e = assigns_to(&ins, var(&p, "p"))[0];
-    let ExprKind::PtrAdd(_, off) = &e.kind else { panic!("{e:?}") };
+    let ExprKind::PtrAdd(_, off) = &e.kind else {
+        panic!("{e:?}")
+    };
     assert_eq!(off.as_const(), Some(8));
     let e = assigns_to(&ins, var(&p, "q"))[0];
-    let ExprKind::PtrAdd(_, off) = &e.kind else { panic!("{e:?}") };
+    let ExprKind::PtrAdd(_, off) = &e.kind else {
+        panic!("{e:?}")
+    };
     assert_eq!(off.as_const().map(|v| v as i64 as i32), Some(-4));
     let e = assigns_to(&ins, var(&p, "d"))[0];
     assert!(matches!(&e.kind, ExprKind::Binary(BinOp::SDiv, a, b)
         if matches!(a.kind, ExprKind::PtrDiff(_, _)) && b.as_const() == Some(4)));
     let e = assigns_to(&ins, var(&p, "s"))[0];
-    let ExprKind::PtrAdd(_, off) = &e.kind else { panic!("{e:?}") };
+    let ExprKind::PtrAdd(_, off) = &e.kind else {
+        panic!("{e:?}")
+    };
     assert_eq!(off.as_const(), Some(12));
 }
 
@@ -240,7 +269,10 @@ fn multi_dimensional_arrays_and_members_are_structured_places() {
             _ => None,
         })
         .collect();
-    let m = places.iter().find(|pl| pl.base == PlaceBase::Var(var(&p, "m"))).unwrap();
+    let m = places
+        .iter()
+        .find(|pl| pl.base == PlaceBase::Var(var(&p, "m")))
+        .unwrap();
     let sizes: Vec<(Option<u64>, u64)> = m
         .projs
         .iter()
@@ -250,9 +282,18 @@ fn multi_dimensional_arrays_and_members_are_structured_places() {
         })
         .collect();
     assert_eq!(sizes, vec![(Some(1), 12), (Some(2), 4)]);
-    let ps = places.iter().find(|pl| pl.base == PlaceBase::Var(var(&p, "ps"))).unwrap();
+    let ps = places
+        .iter()
+        .find(|pl| pl.base == PlaceBase::Var(var(&p, "ps")))
+        .unwrap();
     assert!(matches!(ps.projs[0], Proj::Index { elem_size: 16, .. }));
-    assert!(matches!(ps.projs[1], Proj::Field { index: 1, offset: 4 }));
+    assert!(matches!(
+        ps.projs[1],
+        Proj::Field {
+            index: 1,
+            offset: 4
+        }
+    ));
     assert!(matches!(ps.projs[2], Proj::Index { elem_size: 4, .. }));
 }
 
@@ -292,7 +333,10 @@ fn designated_and_nested_initialisers() {
         vec![(vec![0, 0], 1), (vec![0, 1], 2), (vec![1], 3)]
     );
     assert_eq!(p.types.size_of(p.vars[var(&p, "s")].ty), Some(3));
-    assert_eq!(stores(var(&p, "s")), vec![(vec![0], 'h' as u64), (vec![1], 'i' as u64), (vec![2], 0)]);
+    assert_eq!(
+        stores(var(&p, "s")),
+        vec![(vec![0], 'h' as u64), (vec![1], 'i' as u64), (vec![2], 0)]
+    );
 }
 
 #[test]
@@ -300,9 +344,16 @@ fn local_aggregates_are_zeroed_before_their_initialiser() {
     let p = lower("int main() { int a[4] = { 1 }; return a[3]; }\n");
     let ins = instrs(&p, "main");
     let a = var(&p, "main::a");
-    let ms = ins.iter().position(|k| matches!(k, InstrKind::Memset { len, .. } if len.as_const() == Some(16)));
-    let st = ins.iter().position(|k| matches!(k, InstrKind::Assign { dst, .. } if dst.base == PlaceBase::Var(a)));
-    assert!(ms.is_some() && st.is_some() && ms < st, "memset then store: {ins:?}");
+    let ms = ins
+        .iter()
+        .position(|k| matches!(k, InstrKind::Memset { len, .. } if len.as_const() == Some(16)));
+    let st = ins
+        .iter()
+        .position(|k| matches!(k, InstrKind::Assign { dst, .. } if dst.base == PlaceBase::Var(a)));
+    assert!(
+        ms.is_some() && st.is_some() && ms < st,
+        "memset then store: {ins:?}"
+    );
 }
 
 // ----- evaluation order -----
@@ -313,28 +364,48 @@ fn post_increment_reads_once_and_yields_the_old_value() {
     let ins = instrs(&p, "main");
     let (x, y) = (var(&p, "x"), var(&p, "y"));
     // tmp := x; x := tmp + 1; y := tmp
-    let InstrKind::Assign { dst: t, src } = ins[0] else { panic!("{:?}", ins[0]) };
+    let InstrKind::Assign { dst: t, src } = ins[0] else {
+        panic!("{:?}", ins[0])
+    };
     assert!(matches!(&src.kind, ExprKind::Read(pl) if is_var(pl, x)));
-    let InstrKind::Assign { dst, src } = ins[1] else { panic!() };
+    let InstrKind::Assign { dst, src } = ins[1] else {
+        panic!()
+    };
     assert!(is_var(dst, x));
     assert!(matches!(&src.kind, ExprKind::Binary(BinOp::Add, a, b)
         if matches!(&a.kind, ExprKind::Read(pl) if **pl == *t) && b.as_const() == Some(1)));
-    let InstrKind::Assign { dst, src } = ins[2] else { panic!() };
+    let InstrKind::Assign { dst, src } = ins[2] else {
+        panic!()
+    };
     assert!(is_var(dst, y));
     assert!(matches!(&src.kind, ExprKind::Read(pl) if **pl == *t));
 }
 
 #[test]
 fn short_circuit_with_side_effects_becomes_a_branch() {
-    let p = lower("int f(void); int g(void) { return 1; } int r;\n\
-                   int main() { r = 0 < 1 && g(); if (r || g()) r = 2; return 0; }\n");
+    let p = lower(
+        "int f(void); int g(void) { return 1; } int r;\n\
+                   int main() { r = 0 < 1 && g(); if (r || g()) r = 2; return 0; }\n",
+    );
     let ins = instrs(&p, "main");
-    let call = ins.iter().position(|k| matches!(k, InstrKind::Call { .. })).unwrap();
-    let jump = ins.iter().position(|k| matches!(k, InstrKind::Goto { cond: Some(_), .. })).unwrap();
+    let call = ins
+        .iter()
+        .position(|k| matches!(k, InstrKind::Call { .. }))
+        .unwrap();
+    let jump = ins
+        .iter()
+        .position(|k| matches!(k, InstrKind::Goto { cond: Some(_), .. }))
+        .unwrap();
     // Constant lhs: no jump needed before the first call; the || must jump around its call.
-    let second_call = ins.iter().rposition(|k| matches!(k, InstrKind::Call { .. })).unwrap();
+    let second_call = ins
+        .iter()
+        .rposition(|k| matches!(k, InstrKind::Call { .. }))
+        .unwrap();
     assert!(call < second_call);
-    assert!(jump < second_call, "the call in `r || g()` is guarded by a jump");
+    assert!(
+        jump < second_call,
+        "the call in `r || g()` is guarded by a jump"
+    );
     // Pure operands stay one expression.
     let p = lower("int a, b, r; int main() { r = a && b; return 0; }\n");
     let ins = instrs(&p, "main");
@@ -344,17 +415,28 @@ fn short_circuit_with_side_effects_becomes_a_branch() {
 
 #[test]
 fn conditional_with_calls_assigns_a_temporary_in_each_branch() {
-    let p = lower("int g(int x) { return x; } int r, c;\n\
-                   int main() { r = c ? g(1) : g(2); return 0; }\n");
+    let p = lower(
+        "int g(int x) { return x; } int r, c;\n\
+                   int main() { r = c ? g(1) : g(2); return 0; }\n",
+    );
     let ins = instrs(&p, "main");
-    let calls = ins.iter().filter(|k| matches!(k, InstrKind::Call { .. })).count();
+    let calls = ins
+        .iter()
+        .filter(|k| matches!(k, InstrKind::Call { .. }))
+        .count();
     assert_eq!(calls, 2);
-    let gotos = ins.iter().filter(|k| matches!(k, InstrKind::Goto { .. })).count();
+    let gotos = ins
+        .iter()
+        .filter(|k| matches!(k, InstrKind::Goto { .. }))
+        .count();
     assert_eq!(gotos, 2);
     // Pure branches: one Ite expression.
     let p = lower("int r, c, a; int main() { r = c ? a : 3; return 0; }\n");
     let ins = instrs(&p, "main");
-    assert!(matches!(assigns_to(&ins, var(&p, "r"))[0].kind, ExprKind::Ite(_, _, _)));
+    assert!(matches!(
+        assigns_to(&ins, var(&p, "r"))[0].kind,
+        ExprKind::Ite(_, _, _)
+    ));
 }
 
 #[test]
@@ -373,7 +455,10 @@ fn compound_assignment_comma_and_statement_expressions() {
     assert!(matches!(&st.kind, ExprKind::Binary(BinOp::Add, _, b) if b.as_const() == Some(2)));
     let y = var(&p, "y");
     assert_eq!(assigns_to(&ins, y)[0].as_const(), Some(1));
-    assert!(matches!(assigns_to(&ins, var(&p, "x"))[0].kind, ExprKind::Binary(BinOp::Add, _, _)));
+    assert!(matches!(
+        assigns_to(&ins, var(&p, "x"))[0].kind,
+        ExprKind::Binary(BinOp::Add, _, _)
+    ));
 }
 
 // ----- control flow -----
@@ -406,7 +491,14 @@ fn switch_goto_and_labels() {
     let conds: Vec<u64> = ins
         .iter()
         .filter_map(|k| match k {
-            InstrKind::Goto { cond: Some(Expr { kind: ExprKind::Binary(BinOp::Eq, _, k), .. }), .. } => k.as_const(),
+            InstrKind::Goto {
+                cond:
+                    Some(Expr {
+                        kind: ExprKind::Binary(BinOp::Eq, _, k),
+                        ..
+                    }),
+                ..
+            } => k.as_const(),
             _ => None,
         })
         .collect();
@@ -419,10 +511,15 @@ fn switch_goto_and_labels() {
 
 #[test]
 fn reach_error_is_the_property_whatever_its_body() {
-    let p = lower("#include <assert.h>\nvoid reach_error() { assert(0); }\nint x;\n\
-                   int main() {\n if (x) reach_error();\n return 0;\n}\n");
+    let p = lower(
+        "#include <assert.h>\nvoid reach_error() { assert(0); }\nint x;\n\
+                   int main() {\n if (x) reach_error();\n return 0;\n}\n",
+    );
     let ins = instrs(&p, "main");
-    assert!(!ins.iter().any(|k| matches!(k, InstrKind::Call { .. })), "reach_error is not called");
+    assert!(
+        !ins.iter().any(|k| matches!(k, InstrKind::Call { .. })),
+        "reach_error is not called"
+    );
     let (prop, cond) = ins
         .iter()
         .find_map(|k| match k {
@@ -440,9 +537,15 @@ fn reach_error_is_the_property_whatever_its_body() {
 fn assert_becomes_an_assertion_that_halts_on_failure() {
     let p = lower("#include <assert.h>\nint x;\nint main() { assert(x > 0); return 0; }\n");
     let ins = instrs(&p, "main");
-    let n_assert = ins.iter().filter(|k| matches!(k, InstrKind::Assert { .. })).count();
+    let n_assert = ins
+        .iter()
+        .filter(|k| matches!(k, InstrKind::Assert { .. }))
+        .count();
     assert_eq!(n_assert, 1);
-    assert!(ins.iter().any(|k| matches!(k, InstrKind::Halt)) || ins.iter().any(|k| matches!(k, InstrKind::Assume(_))));
+    assert!(
+        ins.iter().any(|k| matches!(k, InstrKind::Halt))
+            || ins.iter().any(|k| matches!(k, InstrKind::Assume(_)))
+    );
     assert!(p.props.values().all(|pr| pr.kind == PropKind::Assert));
 }
 
@@ -466,13 +569,24 @@ fn nondet_assume_and_atomic_builtins() {
             _ => None,
         })
         .collect();
-    assert_eq!(nondet_types, vec![(32, true), (8, false), (1, false), (32, true)]);
+    assert_eq!(
+        nondet_types,
+        vec![(32, true), (8, false), (1, false), (32, true)]
+    );
     assert!(ins.iter().any(|k| matches!(k, InstrKind::Assume(_))));
     // The atomic function call is wrapped: begin, call, end.
-    let call = ins.iter().position(|k| matches!(k, InstrKind::Call { .. })).unwrap();
+    let call = ins
+        .iter()
+        .position(|k| matches!(k, InstrKind::Call { .. }))
+        .unwrap();
     assert!(matches!(ins[call - 1], InstrKind::AtomicBegin));
     assert!(matches!(ins[call + 1], InstrKind::AtomicEnd));
-    assert_eq!(ins.iter().filter(|k| matches!(k, InstrKind::AtomicBegin)).count(), 2);
+    assert_eq!(
+        ins.iter()
+            .filter(|k| matches!(k, InstrKind::AtomicBegin))
+            .count(),
+        2
+    );
     let f = p.func_by_name("__VERIFIER_atomic_inc").unwrap();
     assert!(p.funcs[f].atomic);
 }
@@ -501,14 +615,26 @@ fn pthread_calls_become_concurrency_instructions() {
     assert!(matches!(create.0.projs[..], [Proj::Index { .. }]));
     assert!(matches!(&create.2.kind, ExprKind::Cast(x) if matches!(x.kind, ExprKind::AddrOf(_))));
     for want in [
-        "MutexInit", "CondInit", "MutexTryLock", "CondSignal", "CondBroadcast", "ThreadJoin", "ThreadSelf",
+        "MutexInit",
+        "CondInit",
+        "MutexTryLock",
+        "CondSignal",
+        "CondBroadcast",
+        "ThreadJoin",
+        "ThreadSelf",
         "MutexDestroy",
     ] {
-        assert!(main.iter().any(|k| format!("{k:?}").starts_with(want)), "missing {want}");
+        assert!(
+            main.iter().any(|k| format!("{k:?}").starts_with(want)),
+            "missing {want}"
+        );
     }
     let t = instrs(&p, "t");
     for want in ["MutexLock", "CondWait", "MutexUnlock", "ThreadExit"] {
-        assert!(t.iter().any(|k| format!("{k:?}").starts_with(want)), "missing {want}");
+        assert!(
+            t.iter().any(|k| format!("{k:?}").starts_with(want)),
+            "missing {want}"
+        );
     }
     assert_eq!(p.thread_create_sites(), 1);
 }
@@ -535,7 +661,8 @@ fn malloc_calloc_free_and_memset() {
 
 #[test]
 fn thread_local_globals_are_marked() {
-    let p = lower("__thread int a; _Thread_local int b; int c;\nint main() { return a + b + c; }\n");
+    let p =
+        lower("__thread int a; _Thread_local int b; int c;\nint main() { return a + b + c; }\n");
     assert!(p.vars[var(&p, "a")].thread_local);
     assert!(p.vars[var(&p, "b")].thread_local);
     assert!(!p.vars[var(&p, "c")].thread_local);
@@ -553,13 +680,25 @@ fn external_functions_return_nondet_and_are_listed() {
 
 #[test]
 fn function_pointers_and_struct_assignment() {
-    let p = lower("struct S { int a, b; } s1, s2; int f(int x) { return x; } int (*fp)(int) = f; int r;\n\
-                   int main() { s1 = s2; r = fp(3); r = (*fp)(4); return 0; }\n");
+    let p = lower(
+        "struct S { int a, b; } s1, s2; int f(int x) { return x; } int (*fp)(int) = f; int r;\n\
+                   int main() { s1 = s2; r = fp(3); r = (*fp)(4); return 0; }\n",
+    );
     let ins = instrs(&p, "main");
-    assert!(ins.iter().any(|k| matches!(k, InstrKind::Assign { dst, .. } if is_var(dst, var(&p, "s1")))));
+    assert!(ins
+        .iter()
+        .any(|k| matches!(k, InstrKind::Assign { dst, .. } if is_var(dst, var(&p, "s1")))));
     let indirect = ins
         .iter()
-        .filter(|k| matches!(k, InstrKind::Call { callee: Callee::Indirect(_), .. }))
+        .filter(|k| {
+            matches!(
+                k,
+                InstrKind::Call {
+                    callee: Callee::Indirect(_),
+                    ..
+                }
+            )
+        })
         .count();
     assert_eq!(indirect, 2);
     let f = p.func_by_name("f").unwrap();
@@ -577,8 +716,15 @@ fn dollar_identifiers_keep_their_source_names() {
 #[test]
 fn floating_point_declarations_are_fine_but_use_is_unsupported() {
     lower("#include <math.h>\ndouble d; int main() { return 0; }\n");
-    let e = load_source("double d; int main() { d = 1.5; return 0; }\n", DataModel::Ilp32).unwrap_err();
-    assert!(matches!(e, FrontendError::Unsupported(ref m) if m.contains("floating")), "{e}");
+    let e = load_source(
+        "double d; int main() { d = 1.5; return 0; }\n",
+        DataModel::Ilp32,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e, FrontendError::Unsupported(ref m) if m.contains("floating")),
+        "{e}"
+    );
 }
 
 #[test]
@@ -589,12 +735,17 @@ fn unsupported_code_in_unreachable_functions_is_ignored() {
         DataModel::Ilp32,
     )
     .unwrap_err();
-    assert!(matches!(e, FrontendError::Unsupported(ref m) if m.contains("inline assembly")), "{e}");
+    assert!(
+        matches!(e, FrontendError::Unsupported(ref m) if m.contains("inline assembly")),
+        "{e}"
+    );
 }
 
 #[test]
 fn strcpy_is_a_copy_loop() {
-    let p = lower("#include <string.h>\nchar buf[8];\nint main() { strcpy(buf, \"ab\"); return buf[0]; }\n");
+    let p = lower(
+        "#include <string.h>\nchar buf[8];\nint main() { strcpy(buf, \"ab\"); return buf[0]; }\n",
+    );
     let f = p.func_by_name("main").unwrap();
     assert_eq!(p.funcs[f].body.as_ref().unwrap().loops.len(), 1);
 }

@@ -1194,48 +1194,47 @@ impl<'a> Lowerer<'a> {
 
     fn offset_of(&mut self, ty: TypeId, d: &Node<OffsetDesignator>) -> R<u64> {
         let mut cur = ty;
-        let mut off = 0u64;
-        let mut steps: Vec<(bool, Option<&Node<Expression>>, Option<&str>)> =
-            vec![(false, None, Some(d.node.base.node.name.as_str()))];
+        let mut off = self.member_offset(&mut cur, &d.node.base.node.name, d.span)?;
         for m in &d.node.members {
             match &m.node {
-                OffsetMember::Member(id) => steps.push((false, None, Some(&id.node.name))),
+                OffsetMember::Member(id) => {
+                    off += self.member_offset(&mut cur, &id.node.name, m.span)?;
+                }
                 OffsetMember::IndirectMember(_) => {
                     return Err(self.unsupported(m.span, "'->' in offsetof"))
                 }
-                OffsetMember::Index(e) => steps.push((true, Some(e), None)),
-            }
-        }
-        for (is_index, e, name) in steps {
-            if is_index {
-                let Type::Array { elem, .. } = self.types.get(cur).clone() else {
-                    return Err(self.invalid(d.span, "offsetof index into a non-array"));
-                };
-                let i = match e {
-                    Some(e) => self.const_int(e)?,
-                    None => 0,
-                };
-                off = off
-                    .wrapping_add((i as u64).wrapping_mul(self.types.size_of(elem).unwrap_or(0)));
-                cur = elem;
-            } else if let Some(n) = name {
-                let Type::Struct(s) = self.types.get(cur).clone() else {
-                    return Err(self.invalid(d.span, "offsetof member of a non-struct"));
-                };
-                let Some((path, fty)) = self.types.find_member(s, n) else {
-                    return Err(self.invalid(d.span, format!("no member named '{n}'")));
-                };
-                let mut sc = s;
-                for idx in path {
-                    let f = &self.types.structs[sc].fields[idx];
-                    off += f.offset;
-                    if let Type::Struct(inner) = self.types.get(f.ty) {
-                        sc = *inner;
-                    }
+                OffsetMember::Index(e) => {
+                    let Type::Array { elem, .. } = self.types.get(cur).clone() else {
+                        return Err(self.invalid(m.span, "offsetof index into a non-array"));
+                    };
+                    let i = self.const_int(e)?;
+                    let size = self.types.size_of(elem).unwrap_or(0);
+                    off = off.wrapping_add((i as u64).wrapping_mul(size));
+                    cur = elem;
                 }
-                cur = fty;
             }
         }
+        Ok(off)
+    }
+
+    /// Offset of member `name` of the struct type `*cur`; `*cur` becomes the member's type.
+    fn member_offset(&mut self, cur: &mut TypeId, name: &str, span: Span) -> R<u64> {
+        let Type::Struct(s) = self.types.get(*cur).clone() else {
+            return Err(self.invalid(span, "offsetof member of a non-struct"));
+        };
+        let Some((path, fty)) = self.types.find_member(s, name) else {
+            return Err(self.invalid(span, format!("no member named '{name}'")));
+        };
+        let mut off = 0;
+        let mut sc = s;
+        for idx in path {
+            let f = &self.types.structs[sc].fields[idx];
+            off += f.offset;
+            if let Type::Struct(inner) = self.types.get(f.ty) {
+                sc = *inner;
+            }
+        }
+        *cur = fty;
         Ok(off)
     }
 }

@@ -309,10 +309,7 @@ impl<'a> Lowerer<'a> {
             }
         };
         let name = self.unique_name(qual);
-        let in_fn = match &kind {
-            VarKind::Local(_) | VarKind::Temp(_) => true,
-            _ => false,
-        };
+        let in_fn = matches!(&kind, VarKind::Local(_) | VarKind::Temp(_));
         let v = self.vars.push(VarData {
             name,
             source_name: source_name.to_string(),
