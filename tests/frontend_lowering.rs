@@ -749,3 +749,20 @@ fn strcpy_is_a_copy_loop() {
     let f = p.func_by_name("main").unwrap();
     assert_eq!(p.funcs[f].body.as_ref().unwrap().loops.len(), 1);
 }
+
+#[test]
+fn user_definitions_of_library_functions_are_called() {
+    let p = lower(
+        "int calls; void *malloc(unsigned long n) { calls++; return 0; }\n\
+                   void reach_error(void) { calls = 100; }\n\
+                   int main() { void *p = malloc(4); if (!p) reach_error(); return 0; }\n",
+    );
+    let ins = instrs(&p, "main");
+    let malloc = p.func_by_name("malloc").unwrap();
+    assert!(ins
+        .iter()
+        .any(|k| matches!(k, InstrKind::Call { callee: Callee::Direct(f), .. } if *f == malloc)));
+    assert!(!ins.iter().any(|k| matches!(k, InstrKind::Alloc { .. })));
+    // reach_error stays the property even with a body.
+    assert!(ins.iter().any(|k| matches!(k, InstrKind::Assert { .. })));
+}

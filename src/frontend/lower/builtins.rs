@@ -128,6 +128,20 @@ impl<'a> Lowerer<'a> {
         span: Span,
         want: bool,
     ) -> R<Option<Option<Expr>>> {
+        // A program may define its own version of a library function; the SV-COMP builtins
+        // keep their meaning whatever their body (a `reach_error` call is the violation).
+        let always = matches!(
+            name,
+            "reach_error"
+                | "__VERIFIER_error"
+                | "__VERIFIER_assume"
+                | "__VERIFIER_atomic_begin"
+                | "__VERIFIER_atomic_end"
+                | "__assert_fail"
+        ) || name.starts_with("__VERIFIER_nondet_");
+        if !always && self.defined.contains(name) {
+            return Ok(None);
+        }
         let r: Option<Expr> = match name {
             "reach_error" | "__VERIFIER_error" => {
                 for a in args {
@@ -456,9 +470,7 @@ impl<'a> Lowerer<'a> {
                 }
                 self.zero_int()
             }
-            _ if name.starts_with("pthread_")
-                && !matches!(self.lookup(name), Some(Sym::Func(f)) if self.defined_later_or_now(*f)) =>
-            {
+            _ if name.starts_with("pthread_") => {
                 return Err(self.unsupported(span, name));
             }
             _ if (name.starts_with("__atomic_")
@@ -520,11 +532,6 @@ impl<'a> Lowerer<'a> {
         let more = self.truth(Expr::read(ch));
         self.emit_jump_to(head, Some(more));
         Ok(d)
-    }
-
-    /// True when function `f` has a body (known only for functions defined before the call).
-    fn defined_later_or_now(&self, f: FuncId) -> bool {
-        self.funcs[f].body.is_some() || self.cur_func() == Some(f)
     }
 
     /// A call expression; `Some(value)` unless the callee returns `void`.

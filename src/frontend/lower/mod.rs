@@ -91,6 +91,8 @@ pub(crate) struct Lowerer<'a> {
     pub dollar: Option<String>,
     /// Functions whose body uses an unsupported construct: an error only if reachable.
     pub poisoned: Vec<(FuncId, FrontendError)>,
+    /// Names of the functions the program defines (with a body), anywhere in the unit.
+    pub defined: std::collections::HashSet<String>,
 }
 
 const PLACEHOLDER: u32 = u32::MAX;
@@ -138,6 +140,7 @@ pub fn lower_unit(
         warnings: Vec::new(),
         dollar: dollar.map(str::to_string),
         poisoned: Vec::new(),
+        defined: defined_functions(unit),
     };
     for ext in &unit.0 {
         match &ext.node {
@@ -147,6 +150,26 @@ pub fn lower_unit(
         }
     }
     lw.finish()
+}
+
+/// The names of all function definitions of the unit.
+fn defined_functions(unit: &TranslationUnit) -> std::collections::HashSet<String> {
+    fn name(d: &Declarator) -> Option<&str> {
+        match &d.kind.node {
+            DeclaratorKind::Identifier(id) => Some(&id.node.name),
+            DeclaratorKind::Declarator(inner) => name(&inner.node),
+            DeclaratorKind::Abstract => None,
+        }
+    }
+    unit.0
+        .iter()
+        .filter_map(|e| match &e.node {
+            ExternalDeclaration::FunctionDefinition(fd) => {
+                name(&fd.node.declarator.node).map(str::to_string)
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 impl<'a> Lowerer<'a> {
