@@ -766,3 +766,42 @@ fn user_definitions_of_library_functions_are_called() {
     // reach_error stays the property even with a body.
     assert!(ins.iter().any(|k| matches!(k, InstrKind::Assert { .. })));
 }
+
+#[test]
+fn thread_specific_data_uses_a_thread_local_table() {
+    let p = lower("#include <pthread.h>\npthread_key_t k;\n\
+                   int main() { int r = pthread_key_create(&k, 0); pthread_setspecific(k, (void *)5);\n\
+                   return (int)(long)pthread_getspecific(k) + r; }\n");
+    let table = var(&p, "$pthread_specific");
+    assert!(p.vars[table].thread_local);
+    assert_eq!(p.types.size_of(p.vars[table].ty), Some(1024 * 4));
+    let count = var(&p, "$pthread_keys");
+    assert!(!p.vars[count].thread_local);
+    let ins = instrs(&p, "main");
+    let stores_table = ins
+        .iter()
+        .any(|k| matches!(k, InstrKind::Assign { dst, .. } if dst.base == PlaceBase::Var(table)));
+    assert!(stores_table);
+    let begin = ins
+        .iter()
+        .position(|k| matches!(k, InstrKind::AtomicBegin))
+        .unwrap();
+    let end = ins
+        .iter()
+        .position(|k| matches!(k, InstrKind::AtomicEnd))
+        .unwrap();
+    let inc = ins
+        .iter()
+        .position(|k| matches!(k, InstrKind::Assign { dst, .. } if is_var(dst, count)))
+        .unwrap();
+    assert!(
+        begin < inc && inc < end,
+        "the key counter is updated atomically"
+    );
+    let e = load_source(
+        "#include <pthread.h>\nvoid d(void *x) {}\npthread_key_t k;\nint main() { return pthread_key_create(&k, d); }\n",
+        DataModel::Ilp32,
+    )
+    .unwrap_err();
+    assert!(e.is_unsupported(), "{e}");
+}

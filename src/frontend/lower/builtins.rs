@@ -11,6 +11,10 @@ use crate::ir::*;
 
 type Args = [Node<Expression>];
 
+/// glibc's limit on thread-specific data keys, and the error when it is reached.
+const PTHREAD_KEYS_MAX: u64 = 1024;
+const EAGAIN: u64 = 11;
+
 /// The result type of `__VERIFIER_nondet_<suffix>` when the program does not declare it.
 fn nondet_type(suffix: &str) -> Option<(u8, bool, bool)> {
     // (bits or 0 for pointer-sized, signed, is_pointer)
@@ -459,6 +463,31 @@ impl<'a> Lowerer<'a> {
                 self.emit(InstrKind::CondWait { cond: c, mutex: m });
                 self.zero_int()
             }
+            "pthread_key_create" => {
+                self.arg_count(name, args, 2, span)?;
+                let k = self.ptr_arg(&args[0])?;
+                let dtor = self.rvalue(&args[1])?;
+                if !Self::is_null(&dtor) {
+                    return Err(self.unsupported(span, "pthread_key_create with a destructor"));
+                }
+                Some(self.key_create(k, span)?)
+            }
+            "pthread_getspecific" => {
+                self.arg_count(name, args, 1, span)?;
+                let k = self.rvalue(&args[0])?;
+                let slot = self.specific_slot(k);
+                Some(Expr::read(slot))
+            }
+            "pthread_setspecific" => {
+                self.arg_count(name, args, 2, span)?;
+                let k = self.rvalue(&args[0])?;
+                let v = self.rvalue(&args[1])?;
+                let vp = self.types.void_ptr();
+                let v = self.assign_convert(v, vp, span)?;
+                let slot = self.specific_slot(k);
+                self.emit(InstrKind::Assign { dst: slot, src: v });
+                self.zero_int()
+            }
             "pthread_attr_init"
             | "pthread_attr_destroy"
             | "pthread_attr_setstacksize"
@@ -532,6 +561,81 @@ impl<'a> Lowerer<'a> {
         let more = self.truth(Expr::read(ch));
         self.emit_jump_to(head, Some(more));
         Ok(d)
+    }
+
+    /// The globals that model thread-specific data: the shared number of keys created and
+    /// the per-thread (thread-local) value of every key.
+    fn key_globals(&mut self) -> (VarId, VarId) {
+        if let Some(k) = self.key_vars {
+            return k;
+        }
+        let u = self.types.int(32, false);
+        let count = self.new_var("$pthread_keys", u, VarKind::Global);
+        let vp = self.types.void_ptr();
+        let arr = self.types.intern(Type::Array {
+            elem: vp,
+            len: Some(PTHREAD_KEYS_MAX),
+        });
+        let values = self.new_var("$pthread_specific", arr, VarKind::Global);
+        self.vars[values].thread_local = true;
+        self.key_vars = Some((count, values));
+        (count, values)
+    }
+
+    /// `pthread_key_create(key, NULL)`: atomically the next key number, or EAGAIN once
+    /// PTHREAD_KEYS_MAX keys exist (as glibc does).
+    fn key_create(&mut self, key_ptr: Expr, span: Span) -> R<Expr> {
+        let (count, _) = self.key_globals();
+        let u = self.types.int(32, false);
+        let int = self.types.int32();
+        let key_place = self.deref_place(key_ptr, span)?;
+        let r = self.temp(int);
+        let n = Expr::read(Place::var(count, u));
+        self.emit(InstrKind::AtomicBegin);
+        self.emit(InstrKind::Assign {
+            dst: r.clone(),
+            src: Expr::constant(EAGAIN, int),
+        });
+        let full = self.binary(
+            BinOp::UGe,
+            n.clone(),
+            Expr::constant(PTHREAD_KEYS_MAX, u),
+            int,
+        );
+        let skip = self.emit_jump(Some(full));
+        let kv = self.assign_convert(n.clone(), key_place.ty, span)?;
+        self.emit(InstrKind::Assign {
+            dst: key_place,
+            src: kv,
+        });
+        let inc = self.binary(BinOp::Add, n, Expr::constant(1, u), u);
+        self.emit(InstrKind::Assign {
+            dst: Place::var(count, u),
+            src: inc,
+        });
+        self.emit(InstrKind::Assign {
+            dst: r.clone(),
+            src: Expr::constant(0, int),
+        });
+        self.patch_here(skip);
+        self.emit(InstrKind::AtomicEnd);
+        Ok(Expr::read(r))
+    }
+
+    /// This thread's value slot of key `k`.
+    fn specific_slot(&mut self, k: Expr) -> Place {
+        let (_, values) = self.key_globals();
+        let vp = self.types.void_ptr();
+        let pd = self.types.ptrdiff_t();
+        let ix = self.cast(k, pd);
+        let ty = self.vars[values].ty;
+        let mut p = Place::var(values, ty);
+        p.projs.push(Proj::Index {
+            index: Box::new(ix),
+            elem_size: self.types.size_of(vp).unwrap_or(4),
+        });
+        p.ty = vp;
+        p
     }
 
     /// A call expression; `Some(value)` unless the callee returns `void`.

@@ -93,6 +93,8 @@ pub(crate) struct Lowerer<'a> {
     pub poisoned: Vec<(FuncId, FrontendError)>,
     /// Names of the functions the program defines (with a body), anywhere in the unit.
     pub defined: std::collections::HashSet<String>,
+    /// Globals modelling pthread thread-specific data, created on first use.
+    pub key_vars: Option<(VarId, VarId)>,
 }
 
 const PLACEHOLDER: u32 = u32::MAX;
@@ -141,6 +143,7 @@ pub fn lower_unit(
         dollar: dollar.map(str::to_string),
         poisoned: Vec::new(),
         defined: defined_functions(unit),
+        key_vars: None,
     };
     for ext in &unit.0 {
         match &ext.node {
