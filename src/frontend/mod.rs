@@ -1,5 +1,33 @@
 //! The C frontend: preprocess (`gcc -E`), parse (lang-c, GNU C11), type-check and lower to the
 //! IR ([`crate::ir`]). SV-COMP builtins and the pthread API are recognised during lowering.
+//!
+//! Entry points: [`load_file`] (a `.c` or `.i` path), [`lower_preprocessed`] (text that went
+//! through the preprocessor), [`load_source`] (C text, for tests).
+//!
+//! Policies (each one exact, or an explicit error):
+//! - `reach_error()` / `__VERIFIER_error()` calls are the unreach-call property (an `Assert` of
+//!   0), whatever their body; `assert(e)` (`__assert_fail`) is an `Assert` of `e`.
+//! - `abort`/`exit` end the whole program (`Halt`); `__VERIFIER_assume` is `Assume`.
+//! - `__VERIFIER_nondet_T()` is `Nondet` of the declared return type (or of `T`'s SV-COMP
+//!   type when undeclared); floating-point nondet is unsupported.
+//! - A call to `__VERIFIER_atomic_*` (a function with a body) is wrapped in `AtomicBegin` /
+//!   `AtomicEnd`, except inside another atomic function (already atomic there).
+//! - `malloc`/`calloc` never fail (`Alloc`, one `AllocSite` per call site); `memset`,
+//!   `memcpy`/`memmove` are instructions; `strcpy` is lowered to its copy loop; library
+//!   functions that write through pointers (`sprintf`, `sscanf`, `strcat`, …) are unsupported.
+//! - pthread: create, join, exit, self, equal, mutex init/lock/unlock/trylock/destroy,
+//!   cond init/wait/signal/broadcast/destroy, keys without destructors (a thread-local table),
+//!   attribute objects for threads are ignored; attributes for mutexes/conditions and every
+//!   other `pthread_*` function are unsupported.
+//! - A function without a body returns a nondet value and writes nothing (listed in
+//!   `Program::external_calls`, printed as a warning by the CLI). A program's own definition of
+//!   a library function is used instead of the built-in model (SV-COMP builtins excepted).
+//! - Unsupported constructs in a function that the program cannot reach (headers define many)
+//!   are not errors; in reachable code they are (`FrontendError::Unsupported`).
+//! - Unsupported: floating-point values, bit-field access, variable-length arrays, inline
+//!   assembly (other than empty barriers), `va_arg`, `_Generic`, wide strings, setjmp/longjmp,
+//!   K&R parameter lists; what lang-c cannot parse (`a ?: b`, `__int128`, `__auto_type`,
+//!   `__label__`, computed goto, nested functions) is a syntax error.
 
 pub mod error;
 pub mod lower;

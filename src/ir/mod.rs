@@ -11,7 +11,19 @@
 //! - every instruction has a source location in the user's file;
 //! - every backward jump is a loop back edge with its own [`LoopId`] (see [`Body::loops`]);
 //! - all globals start zeroed; `Program::init` then runs the explicit initialisers, before
-//!   `main`.
+//!   `main`;
+//! - the operands of `LogAnd`, `LogOr` and `Ite` are evaluated without short-circuit (they are
+//!   side-effect free, but may read memory C would not read, as in `p && p->x`): a read whose
+//!   value is not used must not be reported as an error;
+//! - atomic sections may nest (a `__VERIFIER_atomic_begin` inside an atomic function called
+//!   through a pointer): a thread is atomic while its begin/end depth is positive;
+//! - mutexes and condition variables are the objects their pointer operands designate; an
+//!   all-zero object (static `PTHREAD_MUTEX_INITIALIZER`) is an unlocked mutex.
+//!
+//! Iterating: `program.defined_funcs()` gives `(FuncId, &Function, &Body)`; `body.instrs` is a
+//! `PrimaryMap<InstrId, Instr>` in program order; `body.successors(i)` the CFG edges;
+//! `body.loops` the loops; `InstrKind::walk_exprs` every expression of an instruction;
+//! `ir::print::Printer` the text form.
 
 pub mod print;
 pub mod types;
