@@ -95,6 +95,8 @@ pub(crate) struct Lowerer<'a> {
     pub defined: std::collections::HashSet<String>,
     /// Globals modelling pthread thread-specific data, created on first use.
     pub key_vars: Option<(VarId, VarId)>,
+    /// Layout attributes (packed, aligned) of the declaration whose specifiers are being read.
+    pub pending_struct_attrs: Option<(bool, Option<u64>)>,
 }
 
 const PLACEHOLDER: u32 = u32::MAX;
@@ -144,6 +146,7 @@ pub fn lower_unit(
         poisoned: Vec::new(),
         defined: defined_functions(unit),
         key_vars: None,
+        pending_struct_attrs: None,
     };
     for ext in &unit.0 {
         match &ext.node {
