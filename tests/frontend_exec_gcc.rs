@@ -461,8 +461,8 @@ fn check(model: DataModel, flag: Option<&str>) {
             return;
         };
         assert!(
-            want.iter().filter(|v| **v != 0).count() >= 5,
-            "program {i} computes little"
+            want.iter().filter(|v| **v != 0).count() >= 4,
+            "program {i} computes little: {want:?}"
         );
         let got = run_ir(src, model);
         assert_eq!(got, want, "{model:?}: program {i} differs from gcc");
