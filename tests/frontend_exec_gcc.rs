@@ -116,6 +116,32 @@ int main(void) {
   free(z);
   return 0;
 }"#,
+    // nested side effects in conditions, pointers with side effects, global initialisers
+    // with addresses.
+    r#"int res[16];
+int g[4] = {3, 1, 4, 1}; int *gp = &g[2]; char *names[] = {"ab", "cde"};
+struct S { int x, y; } ss[3] = { {1, 2}, {3, 4}, {5, 6} }; struct S *sp = ss;
+int calls;
+int f(int v) { calls++; return v; }
+int main(void) {
+  int i = 0, t = 0;
+  while (f(i) < 3 && (i++ || 1)) t += i;
+  res[0] = t * 100 + calls;
+  res[1] = *gp + gp[-2] + names[1][2] + "xyz"[1];
+  sp++->x += 10; sp->y *= 3;
+  res[2] = ss[0].x * 100 + ss[1].y;
+  int k = 0;
+  res[3] = (k++ ? f(100) : k ? f(7) : f(9)) + k;
+  int arr[3] = {0}; int *p = arr;
+  *p++ = 5; *p++ = 6; *--p += 1;
+  res[4] = arr[0] * 100 + arr[1] * 10 + (int)(p - arr);
+  res[5] = ({ int a = f(2); a * a; }) + (f(3), f(4));
+  res[6] = calls;
+  unsigned char uc = 200; uc += 100; res[7] = uc;
+  int neg = -17; res[8] = neg >> 2; res[9] = (unsigned)neg >> 28;
+  res[10] = (i > 2) + (i < 2) * 2 + (i == 3) * 4;
+  return 0;
+}"#,
 ];
 
 // ----- a minimal reference interpreter for sequential IR -----

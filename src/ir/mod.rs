@@ -461,7 +461,10 @@ pub struct Function {
 
 /// A call to a function without a body. Policy: the call returns a nondet value of its return
 /// type and writes nothing reachable; in the IR it is a [`InstrKind::Nondet`] (or a
-/// [`InstrKind::Skip`] for `void`), recorded here so that the user can be warned.
+/// [`InstrKind::Skip`] for `void`), recorded here so that the user can be warned. A nondet
+/// pointer points to no known object: a consumer that cannot give its dereference a meaning
+/// must answer UNKNOWN rather than guess. Indirect calls (`Callee::Indirect`) may also reach a
+/// function without a body; the same policy applies to them.
 #[derive(Clone, Debug)]
 pub struct ExternalCall {
     pub name: String,
