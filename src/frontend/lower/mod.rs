@@ -14,6 +14,7 @@ mod stmt;
 
 use std::collections::HashMap;
 
+use cranelift_entity::packed_option::ReservedValue;
 use cranelift_entity::{EntityRef, PrimaryMap};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
@@ -98,8 +99,6 @@ pub(crate) struct Lowerer<'a> {
     /// Layout attributes (packed, aligned) of the declaration whose specifiers are being read.
     pub pending_struct_attrs: Option<(bool, Option<u64>)>,
 }
-
-const PLACEHOLDER: u32 = u32::MAX;
 
 pub fn lower_unit(
     unit: &TranslationUnit,
@@ -272,7 +271,7 @@ impl<'a> Lowerer<'a> {
     /// Emits a jump with its target to be patched.
     pub fn emit_jump(&mut self, cond: Option<Expr>) -> Patch {
         self.emit(InstrKind::Goto {
-            target: InstrId::from_u32(PLACEHOLDER),
+            target: InstrId::reserved_value(),
             cond,
             back_edge: None,
         })
@@ -615,7 +614,7 @@ impl<'a> Lowerer<'a> {
                 target, back_edge, ..
             } = &mut body.instrs[id].kind
             {
-                if target.as_u32() == PLACEHOLDER || target.index() > n {
+                if target.is_reserved_value() || target.index() > n {
                     return Err(FrontendError::Invalid(format!(
                         "{}:{}: error: internal: unresolved jump",
                         self.map.file_name(loc.file),
