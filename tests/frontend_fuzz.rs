@@ -21,6 +21,18 @@ const SEEDS: &[&str] = &[
     "enum E { A = 1, B = A << 2 }; union U { int i; char c[4]; } u = { .c = { [2] = 'x' } };\n\
      unsigned long long big = 0xffffffffffffffffULL; char *s = \"a\\tb\\\\\";\n\
      int main() { int (*fp)(void) = main; u.i = B % 3 / (A | 1) ^ ~B; goto done; done: return sizeof u + (s[1] == '\\t'); }\n",
+    "typedef unsigned long pthread_t; typedef struct { int l; } pthread_mutex_t; typedef struct { int c; } pthread_cond_t;\n\
+     int pthread_create(pthread_t *, void *, void *(*)(void *), void *); int pthread_join(pthread_t, void **);\n\
+     int pthread_mutex_lock(pthread_mutex_t *); int pthread_mutex_unlock(pthread_mutex_t *);\n\
+     int pthread_cond_wait(pthread_cond_t *, pthread_mutex_t *); int pthread_cond_signal(pthread_cond_t *);\n\
+     pthread_mutex_t m; pthread_cond_t c; __thread int tl; int flag, data[4];\n\
+     void *w(void *a) { pthread_mutex_lock(&m); while (!flag) pthread_cond_wait(&c, &m); data[(long)a] = tl++; pthread_mutex_unlock(&m); return a; }\n\
+     int main() { pthread_t t[2]; void *r; for (long i = 0; i < 2; i++) pthread_create(&t[i], 0, w, (void *)i);\n\
+     pthread_mutex_lock(&m); flag = 1; pthread_cond_signal(&c); pthread_mutex_unlock(&m); pthread_join(t[0], &r); return (int)(long)r; }\n",
+    "struct in { short s[2]; char c; }; struct out { int k; struct in i[2]; union { int u; char b[4]; }; } o = { 1, { { { 2, 3 }, 'x' }, [1].c = 'y' }, .u = 7 };\n\
+     int tab[3][2] = { 1, 2, [2] = { 5 } }; static const char *msg = \"ok\";\n\
+     int main() { struct out copy = o; int s = 0; switch (copy.i[1].c) { case 'y': s = 1; case 'z' ... 'z' + 1: s += 2; break; default: ; }\n\
+     return s + tab[2][0] + sizeof(struct out) + msg[0] + (int)__builtin_offsetof(struct out, i[1].c); }\n",
 ];
 
 struct Rng(u64);
