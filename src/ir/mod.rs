@@ -493,6 +493,11 @@ pub struct Program {
 }
 
 impl Program {
+    /// The name of a loop for `--unwindset`: `function.index` (CBMC's convention).
+    pub fn loop_name(&self, f: FuncId, l: LoopId) -> String {
+        format!("{}.{}", self.funcs[f].name, l.index())
+    }
+
     pub fn func_by_name(&self, name: &str) -> Option<FuncId> {
         self.funcs
             .iter()

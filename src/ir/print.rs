@@ -111,7 +111,7 @@ impl<'p> Printer<'p> {
                     None => format!("goto {}", target.index()),
                 };
                 if let Some(l) = back_edge {
-                    let _ = write!(s, "  // back edge of {l}");
+                    let _ = write!(s, "  // back edge of loop {}", l.index());
                 }
                 s
             }

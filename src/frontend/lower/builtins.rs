@@ -709,7 +709,8 @@ impl<'a> Lowerer<'a> {
             }
             Callee::Indirect(_) => false,
         };
-        let dst = if self.types.is_void(ret) {
+        // A result nobody reads needs no place.
+        let dst = if self.types.is_void(ret) || !want {
             None
         } else {
             Some(self.temp(ret))

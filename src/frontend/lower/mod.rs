@@ -90,7 +90,7 @@ pub(crate) struct Lowerer<'a> {
     pub warnings: Vec<String>,
     /// The spelling that stands for `$` in identifiers (see `preprocess::rewrite_tokens`).
     pub dollar: Option<String>,
-    /// Functions whose body uses an unsupported construct: an error only if reachable.
+    /// Functions whose body could not be lowered: an error only if reachable.
     pub poisoned: Vec<(FuncId, FrontendError)>,
     /// Names of the functions the program defines (with a body), anywhere in the unit.
     pub defined: std::collections::HashSet<String>,
@@ -544,11 +544,9 @@ impl<'a> Lowerer<'a> {
         self.pop_scope();
         let cx = self.func_cx.take();
         if let Err(e) = r {
-            if !e.is_unsupported() {
-                return Err(e);
-            }
             // Headers define many functions a task never calls (kernel helpers with inline
-            // assembly, say): the error only matters if the function is reachable.
+            // assembly, say): the error only matters if the function is reachable. gcc
+            // accepted the program, so a type error here is a limit of this frontend too.
             self.poisoned.push((f, e));
             let mut body = Body::default();
             body.instrs.push(Instr {
