@@ -805,3 +805,30 @@ fn thread_specific_data_uses_a_thread_local_table() {
     .unwrap_err();
     assert!(e.is_unsupported(), "{e}");
 }
+
+#[test]
+fn operands_that_may_trap_are_evaluated_only_when_c_does() {
+    // A dereference, a variable index or a division in a conditional operand: a real branch.
+    for src in [
+        "struct S { int x; } *p; int r; int main() { r = p && p->x; return 0; }\n",
+        "int a[4], i, r; int main() { r = i < 4 ? a[i] : 0; return 0; }\n",
+        "int x, r; int main() { r = x != 0 ? 10 / x : 0; return 0; }\n",
+    ] {
+        let p = lower(src);
+        let ins = instrs(&p, "main");
+        assert!(
+            ins.iter()
+                .any(|k| matches!(k, InstrKind::Goto { cond: Some(_), .. })),
+            "no branch for {src}"
+        );
+        let exprs = all_exprs(&ins);
+        assert!(!exprs.iter().any(|e| matches!(e.kind, ExprKind::Ite(..))));
+        assert!(!has_binop(&ins, BinOp::LogAnd));
+    }
+    // Plain reads, constant indices and division by a constant stay one expression.
+    let p = lower(
+        "int a[4], x, y, r; int main() { r = x ? a[2] / 2 : y % 3; r = x && a[1]; return 0; }\n",
+    );
+    let ins = instrs(&p, "main");
+    assert!(!ins.iter().any(|k| matches!(k, InstrKind::Goto { .. })));
+}

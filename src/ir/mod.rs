@@ -12,9 +12,10 @@
 //! - every backward jump is a loop back edge with its own [`LoopId`] (see [`Body::loops`]);
 //! - all globals start zeroed; `Program::init` then runs the explicit initialisers, before
 //!   `main`;
-//! - the operands of `LogAnd`, `LogOr` and `Ite` are evaluated without short-circuit (they are
-//!   side-effect free, but may read memory C would not read, as in `p && p->x`): a read whose
-//!   value is not used must not be reported as an error;
+//! - the operands of `LogAnd`, `LogOr` and `Ite` are evaluated without short-circuit; the
+//!   lowering only builds them from operands that cannot trap (no dereference, no variable
+//!   index, no division by a non-constant) — otherwise C's conditional evaluation is explicit
+//!   jumps;
 //! - atomic sections may nest (a `__VERIFIER_atomic_begin` inside an atomic function called
 //!   through a pointer): a thread is atomic while its begin/end depth is positive;
 //! - mutexes and condition variables are the objects their pointer operands designate; an

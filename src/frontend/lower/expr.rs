@@ -49,6 +49,58 @@ pub(crate) fn has_side_effects(e: &Expression) -> bool {
     }
 }
 
+/// True if evaluating `e` when C would not (an unselected `?:` operand, the right operand of
+/// a short-circuit operator) could matter: side effects, and anything that may trap — a
+/// dereference, an index that is not constant, a division by something other than a non-zero
+/// constant. Operands for which this is false are evaluated eagerly, as one expression.
+pub(crate) fn needs_branch(e: &Expression) -> bool {
+    fn nonzero_const(e: &Expression) -> bool {
+        match e {
+            Expression::Constant(c) => match &c.node {
+                Constant::Integer(i) => {
+                    i.number.trim_start_matches(['0', 'x', 'X', 'b', 'B']) != ""
+                }
+                Constant::Character(_) => true,
+                Constant::Float(_) => false,
+            },
+            _ => false,
+        }
+    }
+    if has_side_effects(e) {
+        return true;
+    }
+    match e {
+        Expression::Identifier(_) | Expression::Constant(_) | Expression::StringLiteral(_) => false,
+        Expression::SizeOfTy(_) | Expression::SizeOfVal(_) | Expression::AlignOf(_) => false,
+        Expression::OffsetOf(_) => false,
+        Expression::Member(m) => {
+            m.node.operator.node == MemberOperator::Indirect
+                || needs_branch(&m.node.expression.node)
+        }
+        Expression::UnaryOperator(u) => {
+            u.node.operator.node == UnaryOperator::Indirection || needs_branch(&u.node.operand.node)
+        }
+        Expression::Cast(c) => needs_branch(&c.node.expression.node),
+        Expression::BinaryOperator(b) => match b.node.operator.node {
+            BinaryOperator::Index => {
+                !matches!(b.node.rhs.node, Expression::Constant(_))
+                    || needs_branch(&b.node.lhs.node)
+            }
+            BinaryOperator::Divide | BinaryOperator::Modulo => {
+                !nonzero_const(&b.node.rhs.node) || needs_branch(&b.node.lhs.node)
+            }
+            _ => needs_branch(&b.node.lhs.node) || needs_branch(&b.node.rhs.node),
+        },
+        Expression::Conditional(c) => {
+            needs_branch(&c.node.condition.node)
+                || needs_branch(&c.node.then_expression.node)
+                || needs_branch(&c.node.else_expression.node)
+        }
+        Expression::Comma(v) => v.iter().any(|x| needs_branch(&x.node)),
+        _ => true,
+    }
+}
+
 fn compound_op(op: &BinaryOperator) -> Option<BinaryOperator> {
     use BinaryOperator::*;
     Some(match op {
@@ -945,7 +997,7 @@ impl<'a> Lowerer<'a> {
                 let int = self.types.int32();
                 let l = self.rvalue(&b.lhs)?;
                 self.need_scalar(&l, span)?;
-                if !has_side_effects(&b.rhs.node) {
+                if !needs_branch(&b.rhs.node) {
                     let r = self.rvalue(&b.rhs)?;
                     self.need_scalar(&r, span)?;
                     let l = self.truth(l);
@@ -953,7 +1005,7 @@ impl<'a> Lowerer<'a> {
                     let op = if and { BinOp::LogAnd } else { BinOp::LogOr };
                     return Ok(self.binary(op, l, r, int));
                 }
-                // rhs has side effects: evaluate it only when needed.
+                // rhs has side effects or may trap: evaluate it only when needed.
                 let t = self.temp(int);
                 let short = Expr::constant(if and { 0 } else { 1 }, int);
                 self.emit(InstrKind::Assign {
@@ -1077,8 +1129,7 @@ impl<'a> Lowerer<'a> {
     fn conditional(&mut self, c: &ConditionalExpression, span: Span, want: bool) -> R<Expr> {
         let cond = self.rvalue(&c.condition)?;
         self.need_scalar(&cond, span)?;
-        let pure = !has_side_effects(&c.then_expression.node)
-            && !has_side_effects(&c.else_expression.node);
+        let pure = !needs_branch(&c.then_expression.node) && !needs_branch(&c.else_expression.node);
         if pure {
             let a = self.rvalue(&c.then_expression)?;
             let b = self.rvalue(&c.else_expression)?;
