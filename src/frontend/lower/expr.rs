@@ -57,9 +57,10 @@ pub(crate) fn needs_branch(e: &Expression) -> bool {
     fn nonzero_const(e: &Expression) -> bool {
         match e {
             Expression::Constant(c) => match &c.node {
-                Constant::Integer(i) => {
-                    i.number.trim_start_matches(['0', 'x', 'X', 'b', 'B']) != ""
-                }
+                Constant::Integer(i) => !i
+                    .number
+                    .trim_start_matches(['0', 'x', 'X', 'b', 'B'])
+                    .is_empty(),
                 Constant::Character(_) => true,
                 Constant::Float(_) => false,
             },
