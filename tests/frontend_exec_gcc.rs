@@ -440,6 +440,7 @@ fn run_ir(src: &str, model: DataModel) -> Vec<i64> {
         steps: 0,
     };
     it.call(prog.init, &[]);
+    it.call(prog.tls_init, &[]);
     it.call(prog.main.expect("main"), &[]);
     let res = prog.var_by_name("res").expect("res");
     let addr = it.globals[&res];

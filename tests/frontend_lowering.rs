@@ -832,3 +832,21 @@ fn operands_that_may_trap_are_evaluated_only_when_c_does() {
     let ins = instrs(&p, "main");
     assert!(!ins.iter().any(|k| matches!(k, InstrKind::Goto { .. })));
 }
+
+#[test]
+fn thread_local_initialisers_run_per_thread() {
+    let p = lower("__thread int t = 5; int g = 7; int *gp = (int[]){ 1, 2 };\nint main() { return t + g + gp[1]; }\n");
+    let t = var(&p, "t");
+    let tls = p.funcs[p.tls_init].body.as_ref().unwrap();
+    let tls_ins: Vec<&InstrKind> = tls.instrs.values().map(|i| &i.kind).collect();
+    assert_eq!(assigns_to(&tls_ins, t)[0].as_const(), Some(5));
+    let init = init_instrs(&p);
+    assert!(
+        assigns_to(&init, t).is_empty(),
+        "not initialised once for all threads"
+    );
+    assert_eq!(assigns_to(&init, var(&p, "g"))[0].as_const(), Some(7));
+    // A file-scope compound literal is a global object.
+    let c = var(&p, "$compound");
+    assert!(p.vars[c].is_global());
+}

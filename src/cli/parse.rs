@@ -53,7 +53,7 @@ pub fn run(args: &ParseArgs) -> u8 {
         Err(code) => return code,
     };
     print_warnings(&p);
-    let funcs = p.defined_funcs().count().saturating_sub(1);
+    let funcs = p.defined_funcs().count().saturating_sub(2);
     let globals = p
         .globals()
         .filter(|(_, v)| !v.name.starts_with("$str"))

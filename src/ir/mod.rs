@@ -11,7 +11,8 @@
 //! - every instruction has a source location in the user's file;
 //! - every backward jump is a loop back edge with its own [`LoopId`] (see [`Body::loops`]);
 //! - all globals start zeroed; `Program::init` then runs the explicit initialisers, before
-//!   `main`;
+//!   `main`; thread-local variables are zeroed and initialised by `Program::tls_init` at the
+//!   start of every thread;
 //! - the operands of `LogAnd`, `LogOr` and `Ite` are evaluated without short-circuit; the
 //!   lowering only builds them from operands that cannot trap (no dereference, no variable
 //!   index, no division by a non-constant) — otherwise C's conditional evaluation is explicit
@@ -486,6 +487,9 @@ pub struct Program {
     pub files: Vec<String>,
     /// Runs the initialisers of globals (after zeroing them all), before `main`.
     pub init: FuncId,
+    /// Runs the initialisers of thread-local variables, at the start of every thread (`main`
+    /// included, after `init`), on that thread's instances (zeroed before).
+    pub tls_init: FuncId,
     pub main: Option<FuncId>,
     /// Distinct external functions that are called, with their first call site.
     pub external_calls: Vec<ExternalCall>,
@@ -693,7 +697,7 @@ impl Program {
     /// `main`), following calls, thread creations and function addresses.
     pub fn reachable_funcs(&self) -> Vec<bool> {
         let mut seen = vec![false; self.funcs.len()];
-        let mut work: Vec<FuncId> = vec![self.init];
+        let mut work: Vec<FuncId> = vec![self.init, self.tls_init];
         match self.main {
             Some(m) => work.push(m),
             None => work.extend(self.funcs.keys()),

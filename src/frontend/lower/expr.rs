@@ -558,12 +558,18 @@ impl<'a> Lowerer<'a> {
             }
             Expression::CompoundLiteral(cl) => {
                 let ty = self.type_name(&cl.node.type_name)?;
-                let t = self.temp(ty);
-                let PlaceBase::Var(v) = t.base else {
-                    return Err(self.invalid(span, "compound literal"));
+                // At file scope a compound literal has static storage duration.
+                let v = if self.at_file_scope() {
+                    self.new_var("$compound", ty, VarKind::Global)
+                } else {
+                    match self.temp(ty).base {
+                        PlaceBase::Var(v) => v,
+                        PlaceBase::Deref(_) => return Err(self.invalid(span, "compound literal")),
+                    }
                 };
+                let global = self.vars[v].is_global();
                 let init = Node::new(Initializer::List(cl.node.initializer_list.clone()), span);
-                self.init_var(v, &init, false)?;
+                self.init_var(v, &init, global)?;
                 let ty = self.vars[v].ty;
                 Ok(Place::var(v, ty))
             }

@@ -83,6 +83,12 @@ pub(crate) struct Lowerer<'a> {
     /// Instructions of the global initialiser function.
     pub init_instrs: Vec<Instr>,
     pub init_id: FuncId,
+    /// Instructions of the thread-local initialiser function.
+    pub tls_instrs: Vec<Instr>,
+    pub tls_init_id: FuncId,
+    /// The synthetic function file-scope code goes to (`init_id`, or `tls_init_id` while a
+    /// thread-local initialiser is lowered).
+    pub file_fn: FuncId,
     pub loc: Loc,
     pub anon: u32,
     pub var_names: HashMap<String, u32>,
@@ -124,6 +130,16 @@ pub fn lower_unit(
         atomic: false,
         loc: Loc::default(),
     });
+    let tls_init_id = funcs.push(Function {
+        name: "__yogar_init_thread_locals".into(),
+        ty: init_ty,
+        ret: void,
+        params: vec![],
+        locals: vec![],
+        body: None,
+        atomic: false,
+        loc: Loc::default(),
+    });
     let mut lw = Lowerer {
         map,
         types,
@@ -136,6 +152,9 @@ pub fn lower_unit(
         func_cx: None,
         init_instrs: Vec::new(),
         init_id,
+        tls_instrs: Vec::new(),
+        tls_init_id,
+        file_fn: init_id,
         loc: Loc::default(),
         anon: 0,
         var_names: HashMap::new(),
@@ -357,11 +376,11 @@ impl<'a> Lowerer<'a> {
 
     /// A fresh temporary of the current function (of the initialiser at file scope).
     pub fn temp(&mut self, ty: TypeId) -> Place {
-        let f = self.func_cx.as_ref().map_or(self.init_id, |c| c.id);
+        let f = self.func_cx.as_ref().map_or(self.file_fn, |c| c.id);
         let kind = VarKind::Temp(f);
         let v = self.new_var("$tmp", ty, kind);
         if self.func_cx.is_none() {
-            self.funcs[self.init_id].locals.push(v);
+            self.funcs[self.file_fn].locals.push(v);
         }
         Place::var(v, ty)
     }
@@ -479,15 +498,36 @@ impl<'a> Lowerer<'a> {
         }
         self.bind(name, Sym::Var(v));
         if let Some(init) = &id.node.initializer {
-            // Initialisers of globals and static locals run once, in the init function.
+            // Initialisers of globals and static locals run once, in the init function; those
+            // of thread-local variables run for every thread, in the thread-local initialiser.
             let saved = self.func_cx.take();
             let saved_loc = self.loc;
+            let tls = self.vars[v].thread_local;
+            if tls {
+                std::mem::swap(&mut self.init_instrs, &mut self.tls_instrs);
+                self.file_fn = self.tls_init_id;
+            }
             let r = self.init_var(v, init, true);
+            if tls {
+                std::mem::swap(&mut self.init_instrs, &mut self.tls_instrs);
+                self.file_fn = self.init_id;
+            }
             self.func_cx = saved;
             self.loc = saved_loc;
             r?;
+            if tls && self.tls_instrs.iter().any(|i| self.writes_string(i)) {
+                return Err(
+                    self.unsupported(id.span, "string literal in a thread-local initialiser")
+                );
+            }
         }
         Ok(())
+    }
+
+    /// An initialisation of a string literal's array (which belongs to the global init).
+    fn writes_string(&self, i: &Instr) -> bool {
+        matches!(&i.kind, InstrKind::Assign { dst, .. }
+            if matches!(dst.base, PlaceBase::Var(v) if self.vars[v].source_name.starts_with("$str")))
     }
 
     fn function_definition(&mut self, fd: &Node<FunctionDefinition>) -> R<()> {
@@ -657,6 +697,13 @@ impl<'a> Lowerer<'a> {
             loc: Loc::default(),
         });
         self.funcs[self.init_id].body = Some(init_body);
+        let tls_instrs = std::mem::take(&mut self.tls_instrs);
+        let mut tls_body = self.finish_body(tls_instrs, &HashMap::new(), &[])?;
+        tls_body.instrs.push(Instr {
+            kind: InstrKind::Return(None),
+            loc: Loc::default(),
+        });
+        self.funcs[self.tls_init_id].body = Some(tls_body);
         let external_calls = self.resolve_external_calls();
         let main = self
             .func_ids
@@ -672,6 +719,7 @@ impl<'a> Lowerer<'a> {
             alloc_sites: self.alloc_sites,
             files: self.map.files.clone(),
             init: self.init_id,
+            tls_init: self.tls_init_id,
             main,
             external_calls,
             warnings: self.warnings,
