@@ -850,3 +850,21 @@ fn thread_local_initialisers_run_per_thread() {
     let c = var(&p, "$compound");
     assert!(p.vars[c].is_global());
 }
+
+#[test]
+fn locations_of_a_preprocessed_file_are_its_own_lines() {
+    // A `.i` names the `.c` it came from; traces and witnesses cite the file given.
+    let dir = std::env::temp_dir().join(format!("yogar-loc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("task.i");
+    std::fs::write(
+        &path,
+        "# 1 \"orig.c\"\nvoid reach_error(void);\n# 500 \"orig.c\"\nint x;\nint main() {\n  if (x) reach_error();\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let p = yogar::frontend::load_file(&path, DataModel::Ilp32).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let (_, prop) = p.props.iter().next().unwrap();
+    assert_eq!(prop.loc.line, 6);
+    assert!(p.files[prop.loc.file as usize].ends_with("task.i"));
+}
