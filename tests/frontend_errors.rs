@@ -87,6 +87,17 @@ fn unsupported_construct_names_location_and_construct() {
 }
 
 #[test]
+fn pragma_pack_is_unsupported_rather_than_mis_laid_out() {
+    let p = write(
+        "pack.c",
+        "#pragma pack(1)\nstruct S { char c; int i; } s;\nint main() { return sizeof s; }\n",
+    );
+    let (code, _, err) = parse(&p);
+    assert_eq!(code, exit::UNKNOWN as i32);
+    assert!(err.contains("pack.c:1: unsupported: #pragma pack"), "{err}");
+}
+
+#[test]
 fn type_errors_are_input_errors_with_a_location() {
     let p = write("undeclared.c", "int main() {\n  return y;\n}\n");
     let (code, _, err) = parse(&p);

@@ -58,6 +58,7 @@ pub fn lower_preprocessed(text: &str, model: DataModel) -> Result<Program, Front
         .spawn(move || {
             let (text, dollar) = preprocess::rewrite_tokens(&owned);
             let map = source_map::SourceMap::new(&text);
+            check_pragmas(&text, &map)?;
             let unit = parse::parse(&text, &map)?;
             lower::lower_unit(&unit, &map, model, dollar.as_deref())
         })
@@ -81,4 +82,29 @@ pub fn load_source(source: &str, model: DataModel) -> Result<Program, FrontendEr
     let r = load_file(&path, model);
     let _ = std::fs::remove_file(&path);
     r
+}
+
+/// `#pragma pack` changes struct layouts in ways the layout code does not model: refuse it
+/// rather than compute different offsets than the compiler. Other pragmas do not change what
+/// a program does.
+fn check_pragmas(text: &str, map: &source_map::SourceMap) -> Result<(), FrontendError> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim_start();
+        if let Some(rest) = t.strip_prefix('#') {
+            let words: Vec<&str> = rest.split_whitespace().take(2).collect();
+            if words.first() == Some(&"pragma")
+                && words.get(1).is_some_and(|w| w.starts_with("pack"))
+            {
+                let (f, l, _) = map.locate(offset);
+                return Err(FrontendError::Unsupported(format!(
+                    "{}:{}: unsupported: #pragma pack",
+                    map.file_name(f),
+                    l
+                )));
+            }
+        }
+        offset += line.len();
+    }
+    Ok(())
 }
