@@ -21,6 +21,8 @@ struct i { char c; union { int a; char b[6]; }; void *p; int flex[]; } v_i;
 struct j { struct a arr[3]; struct j *next; void (*fp)(int); } v_j;
 struct k { char a : 1; char : 0; char b : 3; long double ld; } v_k;
 struct l { _Bool b; short s : 9; long w; enum { E1, E2 = 70000 } e; } v_l;
+struct m { char c; int i __attribute__((packed)); short s; } v_mm;
+struct n { char c; struct f inner; long long ll __attribute__((aligned(16))); } v_n;
 pthread_mutex_t v_m; pthread_cond_t v_cv; pthread_t v_t; pthread_attr_t v_at;
 "#;
 

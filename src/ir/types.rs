@@ -98,6 +98,8 @@ pub struct MemberSpec {
     pub width: Option<u32>,
     /// `__attribute__((aligned(N)))` on the member.
     pub align: Option<u64>,
+    /// `__attribute__((packed))` on the member: byte alignment.
+    pub packed: bool,
 }
 
 /// The type table of one program.
@@ -303,9 +305,14 @@ impl Types {
             ty,
             width,
             align: member_align,
+            packed: member_packed,
         } in members
         {
-            let natural = if packed { 1 } else { self.align_of(ty) };
+            let natural = if packed || member_packed {
+                1
+            } else {
+                self.align_of(ty)
+            };
             let align = member_align.map_or(natural, |a| a.max(natural));
             let size = match self.size_of(ty) {
                 Some(sz) => sz,

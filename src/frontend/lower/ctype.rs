@@ -301,10 +301,14 @@ impl<'a> Lowerer<'a> {
                     continue;
                 };
                 let base = self.specifier_qualifiers(&f.node.specifiers, f.span)?;
-                let spec_align = f.node.specifiers.iter().find_map(|sq| match &sq.node {
-                    SpecifierQualifier::Extension(ext) => self.layout_attrs(ext).1,
-                    _ => None,
-                });
+                let mut spec_attrs = (false, None);
+                for sq in &f.node.specifiers {
+                    if let SpecifierQualifier::Extension(ext) = &sq.node {
+                        let (p, a) = self.layout_attrs(ext);
+                        spec_attrs.0 |= p;
+                        spec_attrs.1 = spec_attrs.1.max(a);
+                    }
+                }
                 if f.node.declarators.is_empty() {
                     // Anonymous struct/union member.
                     members.push(MemberSpec {
@@ -312,16 +316,17 @@ impl<'a> Lowerer<'a> {
                         ty: base,
                         width: None,
                         align: None,
+                        packed: false,
                     });
                     continue;
                 }
                 for sd in &f.node.declarators {
-                    let (fname, fty, decl_align) = match &sd.node.declarator {
+                    let (fname, fty, decl_attrs) = match &sd.node.declarator {
                         Some(decl) => {
                             let (n, t, _) = self.declarator(base, decl, false)?;
-                            (n, t, self.layout_attrs(&decl.node.extensions).1)
+                            (n, t, self.layout_attrs(&decl.node.extensions))
                         }
-                        None => (None, base, None),
+                        None => (None, base, (false, None)),
                     };
                     let width = match &sd.node.bit_width {
                         Some(w) => {
@@ -334,7 +339,8 @@ impl<'a> Lowerer<'a> {
                         name: fname,
                         ty: fty,
                         width,
-                        align: decl_align.or(spec_align),
+                        align: decl_attrs.1.max(spec_attrs.1),
+                        packed: decl_attrs.0 || spec_attrs.0,
                     });
                 }
             }
