@@ -72,11 +72,14 @@ fn tokens(src: &str) -> Vec<String> {
 
 #[test]
 fn mutated_programs_never_panic() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    // YOGAR_FUZZ_ROUNDS / YOGAR_FUZZ_SEED run a longer or different campaign by hand.
+    let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok());
+    let rounds = env("YOGAR_FUZZ_ROUNDS").unwrap_or(2000) as usize;
+    let mut rng = Rng(env("YOGAR_FUZZ_SEED").unwrap_or(0x9e37_79b9_7f4a_7c15) | 1);
     let start = std::time::Instant::now();
     let mut lowered = 0;
     let mut runs = 0;
-    for round in 0..2000 {
+    for round in 0..rounds {
         let seed = SEEDS[round % SEEDS.len()];
         let mut toks = tokens(seed);
         for _ in 0..1 + rng.below(3) {
@@ -101,7 +104,12 @@ fn mutated_programs_never_panic() {
         };
         let r = catch_unwind(AssertUnwindSafe(|| lower_preprocessed(&text, model)));
         match r {
-            Ok(Ok(_)) => lowered += 1,
+            Ok(Ok(p)) => {
+                if let Err(m) = yogar::ir::validate::validate(&p) {
+                    panic!("invalid IR ({m}) for:\n{text}");
+                }
+                lowered += 1
+            }
             Ok(Err(e)) => assert_eq!(e.to_string().lines().count(), 1, "multi-line error: {e}"),
             Err(_) => panic!("panic on mutated program:\n{text}"),
         }

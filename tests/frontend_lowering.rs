@@ -5,18 +5,24 @@ use cranelift_entity::EntityRef;
 use yogar::frontend::{load_source, FrontendError};
 use yogar::ir::*;
 
-fn lower(src: &str) -> Program {
-    match load_source(src, DataModel::Ilp32) {
-        Ok(p) => p,
+fn lower_in(src: &str, model: DataModel) -> Program {
+    match load_source(src, model) {
+        Ok(p) => {
+            if let Err(m) = yogar::ir::validate::validate(&p) {
+                panic!("invalid IR: {m}");
+            }
+            p
+        }
         Err(e) => panic!("lowering failed: {e}"),
     }
 }
 
+fn lower(src: &str) -> Program {
+    lower_in(src, DataModel::Ilp32)
+}
+
 fn lower64(src: &str) -> Program {
-    match load_source(src, DataModel::Lp64) {
-        Ok(p) => p,
-        Err(e) => panic!("lowering failed: {e}"),
-    }
+    lower_in(src, DataModel::Lp64)
 }
 
 fn instrs<'p>(p: &'p Program, func: &str) -> Vec<&'p InstrKind> {

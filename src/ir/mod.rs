@@ -29,6 +29,7 @@
 
 pub mod print;
 pub mod types;
+pub mod validate;
 
 use cranelift_entity::{entity_impl, EntityRef, PrimaryMap};
 

@@ -130,6 +130,11 @@ impl Types {
         id
     }
 
+    /// The id of a type if it was ever interned.
+    pub fn find(&self, t: &Type) -> Option<TypeId> {
+        self.dedup.get(t).copied()
+    }
+
     pub fn get(&self, t: TypeId) -> &Type {
         &self.types[t]
     }

@@ -114,6 +114,18 @@ impl<'a> Lowerer<'a> {
         })
     }
 
+    /// A builtin's argument converted to the type the builtin takes (as by assignment, so a
+    /// void or struct value is an error, not a cast).
+    fn convert_arg(&mut self, v: Expr, to: TypeId, span: Span) -> R<Expr> {
+        if !self.types.is_scalar(v.ty) {
+            return Err(self.invalid(
+                span,
+                format!("argument of type {}", self.types.display(v.ty)),
+            ));
+        }
+        self.assign_convert(v, to, span)
+    }
+
     fn zero_int(&mut self) -> Option<Expr> {
         let int = self.types.int32();
         Some(Expr::constant(0, int))
@@ -219,7 +231,7 @@ impl<'a> Lowerer<'a> {
                 };
                 let t = self.types.int(bits, false);
                 let x = self.rvalue(&args[0])?;
-                let x = self.cast(x, t);
+                let x = self.convert_arg(x, t, span)?;
                 let x = self.freeze(x);
                 let mut acc: Option<Expr> = None;
                 let n = bits as u64 / 8;
@@ -284,8 +296,8 @@ impl<'a> Lowerer<'a> {
                     self.arg_count(name, args, 2, span)?;
                     let n = self.rvalue(&args[0])?;
                     let m = self.rvalue(&args[1])?;
-                    let n = self.cast(n, st);
-                    let m = self.cast(m, st);
+                    let n = self.convert_arg(n, st, span)?;
+                    let m = self.convert_arg(m, st, span)?;
                     (self.binary(BinOp::Mul, n, m, st), true)
                 } else {
                     if args.is_empty() {
@@ -295,7 +307,7 @@ impl<'a> Lowerer<'a> {
                     for a in &args[1..] {
                         self.discard(a)?;
                     }
-                    (self.cast(n, st), name == "kzalloc")
+                    (self.convert_arg(n, st, span)?, name == "kzalloc")
                 };
                 let vp = self.types.void_ptr();
                 let dst = self.result_temp(vp, want);
@@ -323,8 +335,8 @@ impl<'a> Lowerer<'a> {
                 let st = self.types.size_t();
                 let int = self.types.int32();
                 let d = self.freeze(d);
-                let b = self.cast(b, int);
-                let n = self.cast(n, st);
+                let b = self.convert_arg(b, int, span)?;
+                let n = self.convert_arg(n, st, span)?;
                 self.emit(InstrKind::Memset {
                     dst: d.clone(),
                     byte: b,
@@ -339,7 +351,7 @@ impl<'a> Lowerer<'a> {
                 let n = self.rvalue(&args[2])?;
                 let st = self.types.size_t();
                 let d = self.freeze(d);
-                let n = self.cast(n, st);
+                let n = self.convert_arg(n, st, span)?;
                 self.emit(InstrKind::Memcpy {
                     dst: d.clone(),
                     src: s,
@@ -371,7 +383,7 @@ impl<'a> Lowerer<'a> {
                 let f = self.rvalue(&args[2])?;
                 let arg = self.rvalue(&args[3])?;
                 let vp = self.types.void_ptr();
-                let arg = self.cast(arg, vp);
+                let arg = self.convert_arg(arg, vp, span)?;
                 let handle = self.deref_place(h, span)?;
                 let entry = match strip_casts(&f).kind {
                     ExprKind::FuncAddr(g) => Callee::Direct(g),
@@ -392,7 +404,7 @@ impl<'a> Lowerer<'a> {
                 self.arg_count(name, args, 1, span)?;
                 let v = self.rvalue(&args[0])?;
                 let vp = self.types.void_ptr();
-                let v = self.cast(v, vp);
+                let v = self.convert_arg(v, vp, span)?;
                 self.emit(InstrKind::ThreadExit(v));
                 None
             }
@@ -410,7 +422,7 @@ impl<'a> Lowerer<'a> {
                 let a = self.rvalue(&args[0])?;
                 let b = self.rvalue(&args[1])?;
                 let int = self.types.int32();
-                let b = self.cast(b, a.ty);
+                let b = self.convert_arg(b, a.ty, span)?;
                 Some(self.binary(BinOp::Eq, a, b, int))
             }
             "pthread_mutex_init" | "pthread_cond_init" => {
@@ -475,7 +487,7 @@ impl<'a> Lowerer<'a> {
             "pthread_getspecific" => {
                 self.arg_count(name, args, 1, span)?;
                 let k = self.rvalue(&args[0])?;
-                let slot = self.specific_slot(k);
+                let slot = self.specific_slot(k, span)?;
                 Some(Expr::read(slot))
             }
             "pthread_setspecific" => {
@@ -484,7 +496,7 @@ impl<'a> Lowerer<'a> {
                 let v = self.rvalue(&args[1])?;
                 let vp = self.types.void_ptr();
                 let v = self.assign_convert(v, vp, span)?;
-                let slot = self.specific_slot(k);
+                let slot = self.specific_slot(k, span)?;
                 self.emit(InstrKind::Assign { dst: slot, src: v });
                 self.zero_int()
             }
@@ -525,9 +537,9 @@ impl<'a> Lowerer<'a> {
         let s = self.ptr_arg(&args[1])?;
         let c = self.types.char_();
         let cp = self.types.pointer(c);
-        let d = self.cast(d, cp);
+        let d = self.convert_arg(d, cp, span)?;
         let d = self.freeze(d);
-        let s = self.cast(s, cp);
+        let s = self.convert_arg(s, cp, span)?;
         let s = self.freeze(s);
         let pd = self.types.ptrdiff_t();
         let i = self.temp(pd);
@@ -623,11 +635,11 @@ impl<'a> Lowerer<'a> {
     }
 
     /// This thread's value slot of key `k`.
-    fn specific_slot(&mut self, k: Expr) -> Place {
+    fn specific_slot(&mut self, k: Expr, span: Span) -> R<Place> {
         let (_, values) = self.key_globals();
         let vp = self.types.void_ptr();
         let pd = self.types.ptrdiff_t();
-        let ix = self.cast(k, pd);
+        let ix = self.convert_arg(k, pd, span)?;
         let ty = self.vars[values].ty;
         let mut p = Place::var(values, ty);
         p.projs.push(Proj::Index {
@@ -635,7 +647,7 @@ impl<'a> Lowerer<'a> {
             elem_size: self.types.size_of(vp).unwrap_or(4),
         });
         p.ty = vp;
-        p
+        Ok(p)
     }
 
     /// A call expression; `Some(value)` unless the callee returns `void`.
