@@ -655,8 +655,12 @@ impl<'a> Lowerer<'a> {
         self.set_loc_keep_line(span);
         if let Expression::Identifier(id) = &c.callee.node {
             let name = id.node.name.as_str();
-            if let Some(r) = self.builtin(name, &c.arguments, span, want)? {
-                return Ok(r);
+            // A local variable of the same name hides the library function.
+            let shadowed = matches!(self.lookup(name), Some(Sym::Var(_)));
+            if !shadowed {
+                if let Some(r) = self.builtin(name, &c.arguments, span, want)? {
+                    return Ok(r);
+                }
             }
             if self.lookup(name).is_none() {
                 // Implicit declaration (C89): `int name()`.

@@ -431,6 +431,9 @@ impl<'a> Lowerer<'a> {
             match &x.node {
                 DerivedDeclarator::Pointer(_) => t = self.types.pointer(t),
                 DerivedDeclarator::Array(a) => {
+                    if matches!(self.types.get(t), Type::Void | Type::Func { .. }) {
+                        return Err(self.invalid(x.span, "array of void or of functions"));
+                    }
                     let len = match &a.node.size {
                         ArraySize::Unknown => None,
                         ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {

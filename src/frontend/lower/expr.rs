@@ -547,8 +547,11 @@ impl<'a> Lowerer<'a> {
                 let Some(t) = self.types.pointee(ptr.ty) else {
                     return Err(self.invalid(span, "dereference of a non-pointer"));
                 };
-                if self.types.is_void(t) {
-                    return Err(self.invalid(span, "dereference of a void pointer"));
+                if matches!(self.types.get(t), Type::Void | Type::Func { .. }) {
+                    return Err(self.invalid(
+                        span,
+                        "dereference of a void or function pointer as an object",
+                    ));
                 }
                 Ok(Place {
                     base: PlaceBase::Deref(Box::new(ptr)),
@@ -636,6 +639,9 @@ impl<'a> Lowerer<'a> {
         let Some(elem) = self.types.pointee(p.ty) else {
             return Err(self.invalid(span, "subscript of a non-pointer"));
         };
+        if matches!(self.types.get(elem), Type::Void | Type::Func { .. }) {
+            return Err(self.invalid(span, "subscript of a void or function pointer"));
+        }
         if !self.types.is_integer(ix.ty) {
             return Err(self.invalid(span, "array index is not an integer"));
         }

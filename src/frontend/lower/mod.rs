@@ -440,6 +440,9 @@ impl<'a> Lowerer<'a> {
                 self.bind(&name, Sym::Func(f));
                 continue;
             }
+            if self.types.is_void(ty) {
+                return Err(self.invalid(id.span, format!("variable '{name}' declared void")));
+            }
             if file_scope || spec.is_static || spec.is_extern {
                 self.global_var(&name, ty, &spec, id, file_scope)?;
             } else {
