@@ -33,6 +33,7 @@ impl Var {
         Lit(self.0 as i32)
     }
     /// The negative literal of this variable.
+    #[allow(clippy::should_implement_trait)]
     pub fn neg(self) -> Lit {
         Lit(-(self.0 as i32))
     }
