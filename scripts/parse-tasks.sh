@@ -5,11 +5,14 @@
 SVB=${1:-../shared/sv-benchmarks}
 YOGAR=${YOGAR:-target/release/yogar}
 [ -f "$SVB/tasks.csv" ] || { echo "no $SVB/tasks.csv" >&2; exit 2; }
+# Each run is limited to 4 GB of memory and 60 s.
+ulimit -v 4000000
 ok=0; total=0
 for f in $(tail -n +2 "$SVB/tasks.csv" | cut -d, -f2); do
   total=$((total+1))
-  err=$("$YOGAR" parse --32 "$SVB/c/$f" 2>&1 >/dev/null | grep -v 'warning' | head -1)
-  code=$("$YOGAR" parse --32 "$SVB/c/$f" >/dev/null 2>&1; echo $?)
+  out=$(timeout 60 "$YOGAR" parse --32 "$SVB/c/$f" 2>&1 >/dev/null; echo "exit=$?")
+  code=$(echo "$out" | tail -1 | sed 's/exit=//')
+  err=$(echo "$out" | grep -v 'warning' | head -1)
   if [ "$code" = 0 ]; then ok=$((ok+1)); else echo "FAIL $f (exit $code): $err"; fi
 done
 echo "lowered $ok of $total tasks"

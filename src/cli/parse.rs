@@ -18,7 +18,16 @@ pub fn load(args: &ParseArgs) -> Result<ir::Program, u8> {
     let model = ir_model(args.data_model());
     let r = std::panic::catch_unwind(|| frontend::load_file(&args.file, model));
     match r {
-        Ok(Ok(p)) => Ok(p),
+        Ok(Ok(p)) => match ir::validate::validate(&p) {
+            Ok(()) => Ok(p),
+            Err(m) => {
+                eprintln!(
+                    "yogar: internal error: invalid IR for {}: {m}",
+                    args.file.display()
+                );
+                Err(exit::INTERNAL)
+            }
+        },
         Ok(Err(e)) => {
             eprintln!("yogar: {e}");
             Err(e.exit_code())
@@ -53,7 +62,7 @@ pub fn run(args: &ParseArgs) -> u8 {
         Err(code) => return code,
     };
     print_warnings(&p);
-    let funcs = p.defined_funcs().count().saturating_sub(1);
+    let funcs = p.defined_funcs().count().saturating_sub(2);
     let globals = p
         .globals()
         .filter(|(_, v)| !v.name.starts_with("$str"))

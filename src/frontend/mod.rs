@@ -1,5 +1,33 @@
 //! The C frontend: preprocess (`gcc -E`), parse (lang-c, GNU C11), type-check and lower to the
 //! IR ([`crate::ir`]). SV-COMP builtins and the pthread API are recognised during lowering.
+//!
+//! Entry points: [`load_file`] (a `.c` or `.i` path), [`lower_preprocessed`] (text that went
+//! through the preprocessor), [`load_source`] (C text, for tests).
+//!
+//! Policies (each one exact, or an explicit error):
+//! - `reach_error()` / `__VERIFIER_error()` calls are the unreach-call property (an `Assert` of
+//!   0), whatever their body; `assert(e)` (`__assert_fail`) is an `Assert` of `e`.
+//! - `abort`/`exit` end the whole program (`Halt`); `__VERIFIER_assume` is `Assume`.
+//! - `__VERIFIER_nondet_T()` is `Nondet` of the declared return type (or of `T`'s SV-COMP
+//!   type when undeclared); floating-point nondet is unsupported.
+//! - A call to `__VERIFIER_atomic_*` (a function with a body) is wrapped in `AtomicBegin` /
+//!   `AtomicEnd`, except inside another atomic function (already atomic there).
+//! - `malloc`/`calloc` never fail (`Alloc`, one `AllocSite` per call site); `memset`,
+//!   `memcpy`/`memmove` are instructions; `strcpy` is lowered to its copy loop; library
+//!   functions that write through pointers (`sprintf`, `sscanf`, `strcat`, …) are unsupported.
+//! - pthread: create, join, exit, self, equal, mutex init/lock/unlock/trylock/destroy,
+//!   cond init/wait/signal/broadcast/destroy, keys without destructors (a thread-local table),
+//!   attribute objects for threads are ignored; attributes for mutexes/conditions and every
+//!   other `pthread_*` function are unsupported.
+//! - A function without a body returns a nondet value and writes nothing (listed in
+//!   `Program::external_calls`, printed as a warning by the CLI). A program's own definition of
+//!   a library function is used instead of the built-in model (SV-COMP builtins excepted).
+//! - Unsupported constructs in a function that the program cannot reach (headers define many)
+//!   are not errors; in reachable code they are (`FrontendError::Unsupported`).
+//! - Unsupported: floating-point values, bit-field access, variable-length arrays, inline
+//!   assembly (other than empty barriers), `va_arg`, `_Generic`, wide strings, setjmp/longjmp,
+//!   K&R parameter lists; what lang-c cannot parse (`a ?: b`, `__int128`, `__auto_type`,
+//!   `__label__`, computed goto, nested functions) is a syntax error.
 
 pub mod error;
 pub mod lower;
@@ -20,11 +48,25 @@ pub fn load_file(path: &Path, model: DataModel) -> Result<Program, FrontendError
 }
 
 /// Parses and lowers already preprocessed text (line markers give the locations).
+///
+/// Parser and lowering recurse over the syntax tree: they run on a thread with a large stack,
+/// so that deeply nested input cannot overflow it.
 pub fn lower_preprocessed(text: &str, model: DataModel) -> Result<Program, FrontendError> {
-    let (text, dollar) = preprocess::rewrite_tokens(text);
-    let map = source_map::SourceMap::new(&text);
-    let unit = parse::parse(&text, &map)?;
-    lower::lower_unit(&unit, &map, model, dollar.as_deref())
+    let owned = text.to_string();
+    let handle = std::thread::Builder::new()
+        .stack_size(512 << 20)
+        .spawn(move || {
+            let (text, dollar) = preprocess::rewrite_tokens(&owned);
+            let map = source_map::SourceMap::new(&text);
+            check_pragmas(&text, &map)?;
+            let unit = parse::parse(&text, &map)?;
+            lower::lower_unit(&unit, &map, model, dollar.as_deref())
+        })
+        .map_err(|e| FrontendError::Input(format!("cannot start the frontend thread: {e}")))?;
+    match handle.join() {
+        Ok(r) => r,
+        Err(p) => std::panic::resume_unwind(p),
+    }
 }
 
 /// Writes `source` to a temporary file and loads it as a `.c` file: the entry point of the
@@ -40,4 +82,29 @@ pub fn load_source(source: &str, model: DataModel) -> Result<Program, FrontendEr
     let r = load_file(&path, model);
     let _ = std::fs::remove_file(&path);
     r
+}
+
+/// `#pragma pack` changes struct layouts in ways the layout code does not model: refuse it
+/// rather than compute different offsets than the compiler. Other pragmas do not change what
+/// a program does.
+fn check_pragmas(text: &str, map: &source_map::SourceMap) -> Result<(), FrontendError> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim_start();
+        if let Some(rest) = t.strip_prefix('#') {
+            let words: Vec<&str> = rest.split_whitespace().take(2).collect();
+            if words.first() == Some(&"pragma")
+                && words.get(1).is_some_and(|w| w.starts_with("pack"))
+            {
+                let (f, l, _) = map.locate(offset);
+                return Err(FrontendError::Unsupported(format!(
+                    "{}:{}: unsupported: #pragma pack",
+                    map.file_name(f),
+                    l
+                )));
+            }
+        }
+        offset += line.len();
+    }
+    Ok(())
 }

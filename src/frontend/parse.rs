@@ -10,22 +10,7 @@ use super::source_map::SourceMap;
 pub fn parse(text: &str, map: &SourceMap) -> Result<TranslationUnit, FrontendError> {
     let mut config = Config::with_gcc();
     config.flavor = Flavor::GnuC11;
-    // lang-c's generated parser recurses deeply on long expressions: run it on a thread with
-    // a big stack so that large inputs cannot overflow it.
-    let owned = text.to_string();
-    let handle = std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(move || parse_preprocessed(&config, owned).map(|p| p.unit));
-    let result = match handle {
-        Ok(h) => h
-            .join()
-            .map_err(|_| FrontendError::Syntax("internal error in the parser".to_string()))?,
-        Err(e) => {
-            return Err(FrontendError::Input(format!(
-                "cannot start the parser: {e}"
-            )))
-        }
-    };
+    let result = parse_preprocessed(&config, text.to_string()).map(|p| p.unit);
     result.map_err(|e| {
         let (f, line, col) = map.locate(e.offset);
         let rest = &text[e.offset.min(text.len())..];

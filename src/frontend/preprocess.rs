@@ -3,37 +3,57 @@
 //! Every input (`.c` or `.i`) goes through `gcc -E -x c` (with `-m32` under ILP32): one path,
 //! comments removed, line markers kept so that locations map back to the user's file.
 
+use std::io::Write;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 use super::error::FrontendError;
 use crate::ir::DataModel;
 
-/// Runs `gcc -E -x c` on `path` and returns the preprocessed text (line markers included).
+/// Runs `gcc -E -x c` on the text of `path` and returns the preprocessed text (line markers
+/// included).
+///
+/// Line markers already in the input (a `.i` file names the `.c` it came from) are blanked
+/// first, keeping the line count: locations then refer to lines of the file the user gave,
+/// which is what traces and witnesses must cite. The text reaches gcc on its standard input,
+/// with the file's directory first on the quote-include path, so `#include "x.h"` still
+/// finds the file's neighbours; gcc's name for it, `<stdin>`, is replaced by the path.
 pub fn preprocess(path: &Path, model: DataModel) -> Result<String, FrontendError> {
-    if let Err(e) = std::fs::metadata(path).and_then(|m| {
-        if m.is_dir() {
-            Err(std::io::Error::other("is a directory"))
-        } else {
-            std::fs::File::open(path).map(|_| ())
-        }
-    }) {
-        return Err(FrontendError::Input(format!(
-            "cannot read {}: {e}",
-            path.display()
-        )));
+    let bytes = match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => Err(std::io::Error::other("is a directory")),
+        _ => std::fs::read(path),
     }
+    .map_err(|e| FrontendError::Input(format!("cannot read {}: {e}", path.display())))?;
+    let source = String::from_utf8_lossy(&bytes);
+    let input = blank_line_markers(&source);
     let mut cmd = Command::new("gcc");
     cmd.arg("-E").arg("-x").arg("c");
     if model == DataModel::Ilp32 {
         cmd.arg("-m32");
     }
-    cmd.arg(path);
-    let out = cmd
-        .output()
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    cmd.arg("-iquote").arg(dir.unwrap_or(Path::new(".")));
+    cmd.arg("-");
+    cmd.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd
+        .spawn()
         .map_err(|e| FrontendError::Input(format!("cannot run the preprocessor gcc: {e}")))?;
+    // Feed stdin from a thread: gcc may fill its stdout pipe before reading all its input.
+    let mut stdin = child.stdin.take();
+    let writer = std::thread::spawn(move || {
+        if let Some(w) = stdin.as_mut() {
+            let _ = w.write_all(input.as_bytes());
+        }
+    });
+    let out = child
+        .wait_with_output()
+        .map_err(|e| FrontendError::Input(format!("preprocessor failed: {e}")))?;
+    let _ = writer.join();
+    let name = path.display().to_string();
     if !out.status.success() {
-        let stderr = String::from_utf8_lossy(&out.stderr);
+        let stderr = String::from_utf8_lossy(&out.stderr).replace("<stdin>", &name);
         let first = stderr
             .lines()
             .find(|l| l.contains("error"))
@@ -44,13 +64,43 @@ pub fn preprocess(path: &Path, model: DataModel) -> Result<String, FrontendError
             first.trim()
         )));
     }
-    let text = String::from_utf8(out.stdout).map_err(|_| {
-        FrontendError::Input(format!(
-            "{}: preprocessed text is not UTF-8",
-            path.display()
-        ))
-    })?;
-    Ok(text)
+    let text = String::from_utf8(out.stdout)
+        .map_err(|_| FrontendError::Input(format!("{name}: preprocessed text is not UTF-8")))?;
+    Ok(rename_stdin(&text, &name))
+}
+
+/// Replaces GNU line markers (`# 12 "file" ...`) by empty lines.
+fn blank_line_markers(src: &str) -> String {
+    let mut out = String::with_capacity(src.len());
+    for line in src.split_inclusive('\n') {
+        let t = line.trim_start();
+        let is_marker = t
+            .strip_prefix('#')
+            .map(|r| r.trim_start())
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()));
+        if is_marker {
+            if line.ends_with('\n') {
+                out.push('\n');
+            }
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+/// Names the user's file in the markers where gcc wrote `<stdin>`.
+fn rename_stdin(text: &str, name: &str) -> String {
+    let quoted = format!("\"{}\"", name.replace('\\', "\\\\").replace('"', "\\\""));
+    let mut out = String::with_capacity(text.len() + 1024);
+    for line in text.split_inclusive('\n') {
+        if line.starts_with('#') && line.contains("\"<stdin>\"") {
+            out.push_str(&line.replacen("\"<stdin>\"", &quoted, 1));
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
 }
 
 /// Token rewrites done before parsing, for two GNU extensions the parser rejects:
@@ -133,7 +183,19 @@ pub fn rewrite_tokens(src: &str) -> (String, Option<String>) {
 
 #[cfg(test)]
 mod tests {
-    use super::rewrite_tokens;
+    use super::{blank_line_markers, rename_stdin, rewrite_tokens};
+
+    #[test]
+    fn input_line_markers_are_blanked_keeping_lines() {
+        let src = "# 1 \"a.c\"\nint x;\n  #  7 \"b.h\" 1\n#define N 3\nint y;\n";
+        assert_eq!(blank_line_markers(src), "\nint x;\n\n#define N 3\nint y;\n");
+        let out =
+            "# 0 \"<stdin>\"\n# 1 \"/usr/include/x.h\" 1 3\nint \"<stdin>\";\n# 3 \"<stdin>\" 2\n";
+        assert_eq!(
+            rename_stdin(out, "dir/t.i"),
+            "# 0 \"dir/t.i\"\n# 1 \"/usr/include/x.h\" 1 3\nint \"<stdin>\";\n# 3 \"dir/t.i\" 2\n"
+        );
+    }
 
     #[test]
     fn thread_keyword_is_rewritten_only_as_a_token() {

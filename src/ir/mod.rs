@@ -11,10 +11,25 @@
 //! - every instruction has a source location in the user's file;
 //! - every backward jump is a loop back edge with its own [`LoopId`] (see [`Body::loops`]);
 //! - all globals start zeroed; `Program::init` then runs the explicit initialisers, before
-//!   `main`.
+//!   `main`; thread-local variables are zeroed and initialised by `Program::tls_init` at the
+//!   start of every thread;
+//! - the operands of `LogAnd`, `LogOr` and `Ite` are evaluated without short-circuit; the
+//!   lowering only builds them from operands that cannot trap (no dereference, no variable
+//!   index, no division by a non-constant) — otherwise C's conditional evaluation is explicit
+//!   jumps;
+//! - atomic sections may nest (a `__VERIFIER_atomic_begin` inside an atomic function called
+//!   through a pointer): a thread is atomic while its begin/end depth is positive;
+//! - mutexes and condition variables are the objects their pointer operands designate; an
+//!   all-zero object (static `PTHREAD_MUTEX_INITIALIZER`) is an unlocked mutex.
+//!
+//! Iterating: `program.defined_funcs()` gives `(FuncId, &Function, &Body)`; `body.instrs` is a
+//! `PrimaryMap<InstrId, Instr>` in program order; `body.successors(i)` the CFG edges;
+//! `body.loops` the loops; `InstrKind::walk_exprs` every expression of an instruction;
+//! `ir::print::Printer` the text form.
 
 pub mod print;
 pub mod types;
+pub mod validate;
 
 use cranelift_entity::{entity_impl, EntityRef, PrimaryMap};
 
@@ -449,11 +464,16 @@ pub struct Function {
 
 /// A call to a function without a body. Policy: the call returns a nondet value of its return
 /// type and writes nothing reachable; in the IR it is a [`InstrKind::Nondet`] (or a
-/// [`InstrKind::Skip`] for `void`), recorded here so that the user can be warned.
+/// [`InstrKind::Skip`] for `void`), recorded here so that the user can be warned. A nondet
+/// pointer points to no known object: a consumer that cannot give its dereference a meaning
+/// must answer UNKNOWN rather than guess. Indirect calls (`Callee::Indirect`) may also reach a
+/// function without a body; the same policy applies to them.
 #[derive(Clone, Debug)]
 pub struct ExternalCall {
     pub name: String,
     pub loc: Loc,
+    /// The function containing the (first) call.
+    pub caller: FuncId,
 }
 
 #[derive(Clone, Debug)]
@@ -468,6 +488,9 @@ pub struct Program {
     pub files: Vec<String>,
     /// Runs the initialisers of globals (after zeroing them all), before `main`.
     pub init: FuncId,
+    /// Runs the initialisers of thread-local variables, at the start of every thread (`main`
+    /// included, after `init`), on that thread's instances (zeroed before).
+    pub tls_init: FuncId,
     pub main: Option<FuncId>,
     /// Distinct external functions that are called, with their first call site.
     pub external_calls: Vec<ExternalCall>,
@@ -476,6 +499,11 @@ pub struct Program {
 }
 
 impl Program {
+    /// The name of a loop for `--unwindset`: `function.index` (CBMC's convention).
+    pub fn loop_name(&self, f: FuncId, l: LoopId) -> String {
+        format!("{}.{}", self.funcs[f].name, l.index())
+    }
+
     pub fn func_by_name(&self, name: &str) -> Option<FuncId> {
         self.funcs
             .iter()
@@ -516,5 +544,175 @@ impl Program {
                     .count()
             })
             .sum()
+    }
+}
+
+impl Expr {
+    /// Calls `f` on this expression and every sub-expression (including those inside places).
+    pub fn walk(&self, f: &mut impl FnMut(&Expr)) {
+        f(self);
+        match &self.kind {
+            ExprKind::Const(_) | ExprKind::FuncAddr(_) => {}
+            ExprKind::Read(p) | ExprKind::AddrOf(p) => p.walk(f),
+            ExprKind::Unary(_, a) | ExprKind::Cast(a) => a.walk(f),
+            ExprKind::Binary(_, a, b) | ExprKind::PtrAdd(a, b) | ExprKind::PtrDiff(a, b) => {
+                a.walk(f);
+                b.walk(f);
+            }
+            ExprKind::Ite(c, a, b) => {
+                c.walk(f);
+                a.walk(f);
+                b.walk(f);
+            }
+        }
+    }
+}
+
+impl Place {
+    /// Calls `f` on every expression inside the place (the dereferenced pointer, indices).
+    pub fn walk(&self, f: &mut impl FnMut(&Expr)) {
+        if let PlaceBase::Deref(e) = &self.base {
+            e.walk(f);
+        }
+        for p in &self.projs {
+            if let Proj::Index { index, .. } = p {
+                index.walk(f);
+            }
+        }
+    }
+}
+
+impl InstrKind {
+    /// Calls `f` on every expression of the instruction, places included.
+    pub fn walk_exprs(&self, f: &mut impl FnMut(&Expr)) {
+        let place = |p: &Place, f: &mut dyn FnMut(&Expr)| p.walk(&mut |e| f(e));
+        match self {
+            InstrKind::Skip
+            | InstrKind::Decl(_)
+            | InstrKind::Halt
+            | InstrKind::AtomicBegin
+            | InstrKind::AtomicEnd
+            | InstrKind::Return(None) => {}
+            InstrKind::Assign { dst, src } => {
+                place(dst, f);
+                src.walk(f);
+            }
+            InstrKind::Nondet { dst } | InstrKind::ThreadSelf { dst } => place(dst, f),
+            InstrKind::Assume(e)
+            | InstrKind::Assert { cond: e, .. }
+            | InstrKind::Return(Some(e))
+            | InstrKind::ThreadExit(e)
+            | InstrKind::MutexInit(e)
+            | InstrKind::MutexLock(e)
+            | InstrKind::MutexUnlock(e)
+            | InstrKind::MutexDestroy(e)
+            | InstrKind::CondInit(e)
+            | InstrKind::CondSignal(e)
+            | InstrKind::CondBroadcast(e)
+            | InstrKind::CondDestroy(e)
+            | InstrKind::Free(e) => e.walk(f),
+            InstrKind::Goto { cond, .. } => {
+                if let Some(c) = cond {
+                    c.walk(f);
+                }
+            }
+            InstrKind::Call { dst, callee, args } => {
+                if let Some(d) = dst {
+                    place(d, f);
+                }
+                if let Callee::Indirect(e) = callee {
+                    e.walk(f);
+                }
+                for a in args {
+                    a.walk(f);
+                }
+            }
+            InstrKind::ThreadCreate { handle, entry, arg } => {
+                place(handle, f);
+                if let Callee::Indirect(e) = entry {
+                    e.walk(f);
+                }
+                arg.walk(f);
+            }
+            InstrKind::ThreadJoin { thread, retval } => {
+                thread.walk(f);
+                if let Some(r) = retval {
+                    r.walk(f);
+                }
+            }
+            InstrKind::MutexTryLock { mutex, dst } => {
+                mutex.walk(f);
+                if let Some(d) = dst {
+                    place(d, f);
+                }
+            }
+            InstrKind::CondWait { cond, mutex } => {
+                cond.walk(f);
+                mutex.walk(f);
+            }
+            InstrKind::Alloc { dst, size, .. } => {
+                if let Some(d) = dst {
+                    place(d, f);
+                }
+                size.walk(f);
+            }
+            InstrKind::Memset { dst, byte, len } => {
+                dst.walk(f);
+                byte.walk(f);
+                len.walk(f);
+            }
+            InstrKind::Memcpy { dst, src, len } => {
+                dst.walk(f);
+                src.walk(f);
+                len.walk(f);
+            }
+        }
+    }
+
+    /// Functions this instruction may transfer control to or make reachable: direct callees,
+    /// thread entries, and every function whose address it mentions.
+    pub fn referenced_funcs(&self) -> Vec<FuncId> {
+        let mut out = Vec::new();
+        match self {
+            InstrKind::Call {
+                callee: Callee::Direct(g),
+                ..
+            }
+            | InstrKind::ThreadCreate {
+                entry: Callee::Direct(g),
+                ..
+            } => out.push(*g),
+            _ => {}
+        }
+        self.walk_exprs(&mut |e| {
+            if let ExprKind::FuncAddr(g) = e.kind {
+                out.push(g);
+            }
+        });
+        out
+    }
+}
+
+impl Program {
+    /// Functions reachable from `init` and `main` (or from every function when there is no
+    /// `main`), following calls, thread creations and function addresses.
+    pub fn reachable_funcs(&self) -> Vec<bool> {
+        let mut seen = vec![false; self.funcs.len()];
+        let mut work: Vec<FuncId> = vec![self.init, self.tls_init];
+        match self.main {
+            Some(m) => work.push(m),
+            None => work.extend(self.funcs.keys()),
+        }
+        while let Some(f) = work.pop() {
+            if std::mem::replace(&mut seen[f.index()], true) {
+                continue;
+            }
+            if let Some(b) = &self.funcs[f].body {
+                for ins in b.instrs.values() {
+                    work.extend(ins.kind.referenced_funcs());
+                }
+            }
+        }
+        seen
     }
 }

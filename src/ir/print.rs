@@ -59,13 +59,35 @@ impl<'p> Printer<'p> {
         if !p.projs.is_empty() && matches!(p.base, PlaceBase::Deref(_)) {
             s = format!("({s})");
         }
+        // Follow the types along the projections to name the fields.
+        let types = &self.prog.types;
+        let mut cur = match &p.base {
+            PlaceBase::Var(v) => Some(self.prog.vars[*v].ty),
+            PlaceBase::Deref(e) => types.pointee(e.ty),
+        };
         for pr in &p.projs {
             match pr {
                 Proj::Field { index, offset } => {
-                    let _ = write!(s, ".{index}@{offset}");
+                    let field = cur.and_then(|t| match types.get(t) {
+                        Type::Struct(sid) => types.structs[*sid].fields.get(*index as usize),
+                        _ => None,
+                    });
+                    match field.and_then(|f| f.name.as_deref()) {
+                        Some(n) => {
+                            let _ = write!(s, ".{n}");
+                        }
+                        None => {
+                            let _ = write!(s, ".#{index}@{offset}");
+                        }
+                    }
+                    cur = field.map(|f| f.ty);
                 }
                 Proj::Index { index, .. } => {
                     let _ = write!(s, "[{}]", self.expr(index));
+                    cur = cur.and_then(|t| match types.get(t) {
+                        Type::Array { elem, .. } => Some(*elem),
+                        _ => None,
+                    });
                 }
             }
         }
@@ -111,7 +133,7 @@ impl<'p> Printer<'p> {
                     None => format!("goto {}", target.index()),
                 };
                 if let Some(l) = back_edge {
-                    let _ = write!(s, "  // back edge of {l}");
+                    let _ = write!(s, "  // back edge of loop {}", l.index());
                 }
                 s
             }

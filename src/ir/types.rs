@@ -89,6 +89,19 @@ impl StructDef {
     }
 }
 
+/// A member as declared, input of [`Types::layout`].
+#[derive(Clone, Debug)]
+pub struct MemberSpec {
+    pub name: Option<String>,
+    pub ty: TypeId,
+    /// Bit-field width.
+    pub width: Option<u32>,
+    /// `__attribute__((aligned(N)))` on the member.
+    pub align: Option<u64>,
+    /// `__attribute__((packed))` on the member: byte alignment.
+    pub packed: bool,
+}
+
 /// The type table of one program.
 #[derive(Clone, Debug)]
 pub struct Types {
@@ -115,6 +128,11 @@ impl Types {
         let id = self.types.push(t.clone());
         self.dedup.insert(t, id);
         id
+    }
+
+    /// The id of a type if it was ever interned.
+    pub fn find(&self, t: &Type) -> Option<TypeId> {
+        self.dedup.get(t).copied()
     }
 
     pub fn get(&self, t: TypeId) -> &Type {
@@ -270,22 +288,37 @@ impl Types {
         None
     }
 
-    /// Lays out a struct or union from its members: (name, type, bit-field width).
+    /// Lays out a struct or union from its members.
     /// Follows the System V rules of the data model (bit-fields packed into storage units of
-    /// their declared type; a zero-width bit-field closes the unit).
+    /// their declared type; a zero-width bit-field closes the unit) and gcc's `packed` (every
+    /// member byte-aligned, bit-fields bit-packed) and `aligned(N)` (on members and on the
+    /// whole struct: alignment raised to N).
     pub fn layout(
         &mut self,
         s: StructId,
-        members: Vec<(Option<String>, TypeId, Option<u32>)>,
+        members: Vec<MemberSpec>,
         packed: bool,
+        min_align: Option<u64>,
     ) -> Result<(), String> {
         let is_union = self.structs[s].is_union;
         let mut fields = Vec::with_capacity(members.len());
         let mut bit_pos: u64 = 0; // current position in bits
         let mut max_align: u64 = 1;
         let mut max_size: u64 = 0;
-        for (name, ty, width) in members {
-            let align = if packed { 1 } else { self.align_of(ty) };
+        for MemberSpec {
+            name,
+            ty,
+            width,
+            align: member_align,
+            packed: member_packed,
+        } in members
+        {
+            let natural = if packed || member_packed {
+                1
+            } else {
+                self.align_of(ty)
+            };
+            let align = member_align.map_or(natural, |a| a.max(natural));
             let size = match self.size_of(ty) {
                 Some(sz) => sz,
                 None => match self.get(ty) {
@@ -318,7 +351,10 @@ impl Types {
                 // The field may not straddle a storage unit of its declared type.
                 let a_bits = align * 8;
                 let mut pos = bit_pos;
-                if pos + w as u64 > pos / a_bits * a_bits + unit_bits {
+                if member_align.is_some() {
+                    pos = pos.div_ceil(a_bits) * a_bits;
+                }
+                if !packed && pos + w as u64 > pos / a_bits * a_bits + unit_bits {
                     pos = pos.div_ceil(a_bits) * a_bits;
                 }
                 let unit_start = pos / a_bits * a_bits;
@@ -355,6 +391,9 @@ impl Types {
                 });
                 bit_pos = (off + size) * 8;
             }
+        }
+        if let Some(a) = min_align {
+            max_align = max_align.max(a);
         }
         let raw = if is_union {
             max_size

@@ -41,8 +41,6 @@ pub(super) struct Symex<'a, 'b, 's> {
     /// While the initialisers run, memory is this map (cell → value) instead of events.
     pub init_mode: bool,
     pub init_vals: HashMap<(ObjId, u64), BitVec>,
-    /// Thread-local globals after the initialisers: each thread starts from them.
-    pub tls_init: std::collections::BTreeMap<VarKey, Val>,
     pub threads: Vec<ThreadInst>,
     pub todo: VecDeque<usize>,
     pub cur: Thread,
@@ -135,7 +133,6 @@ pub fn run(
         locks: HashMap::new(),
         init_mode: true,
         init_vals: HashMap::new(),
-        tls_init: Default::default(),
         threads: Vec::new(),
         todo: VecDeque::new(),
         cur: Thread::from_u32(0),
@@ -183,12 +180,7 @@ pub fn run(
     let init_thread = sx.eq.init_thread();
     sx.cur = init_thread;
     let st = State::new(sx.enc.tru());
-    let st = sx.call(prog.init, Vec::new(), st)?.0;
-    for (k, v) in st.vars {
-        if k.0 == THREAD_FRAME {
-            sx.tls_init.insert(k, v);
-        }
-    }
+    sx.call(prog.init, Vec::new(), st)?;
     sx.init_mode = false;
 
     let main_thread = sx.eq.add_thread();
@@ -337,7 +329,18 @@ impl Symex<'_, '_, '_> {
         self.cur_number = i as u32;
         self.exits.clear();
         let mut st = State::new(guard);
-        st.vars = self.tls_init.clone();
+        // Thread-local variables start zeroed, then their initialisers run in this thread.
+        let tls: Vec<(VarId, crate::ir::TypeId)> = self
+            .prog
+            .globals()
+            .filter(|(_, v)| v.thread_local)
+            .map(|(id, v)| (id, v.ty))
+            .collect();
+        for (v, ty) in tls {
+            let zero = self.zero_value(ty)?;
+            st.vars.insert((THREAD_FRAME, v), zero);
+        }
+        let mut st = self.call(self.prog.tls_init, Vec::new(), st)?.0;
         let func = &self.prog.funcs[entry];
         let args = match (arg, func.params.len()) {
             (Some(a), 1) => vec![a],
@@ -347,7 +350,10 @@ impl Symex<'_, '_, '_> {
                 return unsupported(format!("thread entry {} with {n} parameters", func.name))
             }
         };
-        let (end, ret) = self.call(entry, args, st)?;
+        // An atomic function as a thread's entry: the whole thread is one atomic section.
+        let opened = func.atomic && self.open_atomic(&mut st);
+        let (mut end, ret) = self.call(entry, args, st)?;
+        self.close_atomic(&mut end, opened);
         let ptr_bits = self.mem.ptr_bits;
         let mut ends: Vec<(Lit, BitVec)> = std::mem::take(&mut self.exits);
         if !end.is_dead(self.enc) {
@@ -610,7 +616,12 @@ impl Symex<'_, '_, '_> {
                     self.nondet_into(d, &mut branch)?;
                 }
             } else {
+                // Direct calls of atomic functions are wrapped by the frontend already.
+                let indirect_atomic =
+                    matches!(callee, Callee::Indirect(_)) && self.prog.funcs[f].atomic;
+                let opened = indirect_atomic && self.open_atomic(&mut branch);
                 let (mut after, ret) = self.call(f, vals.clone(), branch)?;
+                self.close_atomic(&mut after, opened);
                 if let (Some(d), Some(v)) = (dst, ret) {
                     let g = after.guard;
                     self.write_place(d, v, g, &mut after)?;
@@ -788,6 +799,17 @@ impl Symex<'_, '_, '_> {
             s.vars.insert((self.frame, v), val);
         }
         Ok(())
+    }
+
+    pub fn zero_value(&mut self, ty: crate::ir::TypeId) -> Result<Val, SymexError> {
+        let types = &self.prog.types;
+        let aggregate = matches!(types.get(ty), Type::Array { .. } | Type::Struct(_));
+        let leaves = super::memory::leaves(types, ty).or_else(unsupported)?;
+        let vals = leaves
+            .into_iter()
+            .map(|(o, b)| (o, self.enc.bv_const(b, 0)))
+            .collect();
+        Ok(Val::from_leaves(vals, aggregate))
     }
 
     pub fn fresh_value(&mut self, ty: crate::ir::TypeId) -> Result<Val, SymexError> {

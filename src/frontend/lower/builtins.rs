@@ -11,6 +11,10 @@ use crate::ir::*;
 
 type Args = [Node<Expression>];
 
+/// glibc's limit on thread-specific data keys, and the error when it is reached.
+const PTHREAD_KEYS_MAX: u64 = 1024;
+const EAGAIN: u64 = 11;
+
 /// The result type of `__VERIFIER_nondet_<suffix>` when the program does not declare it.
 fn nondet_type(suffix: &str) -> Option<(u8, bool, bool)> {
     // (bits or 0 for pointer-sized, signed, is_pointer)
@@ -110,6 +114,18 @@ impl<'a> Lowerer<'a> {
         })
     }
 
+    /// A builtin's argument converted to the type the builtin takes (as by assignment, so a
+    /// void or struct value is an error, not a cast).
+    fn convert_arg(&mut self, v: Expr, to: TypeId, span: Span) -> R<Expr> {
+        if !self.types.is_scalar(v.ty) {
+            return Err(self.invalid(
+                span,
+                format!("argument of type {}", self.types.display(v.ty)),
+            ));
+        }
+        self.assign_convert(v, to, span)
+    }
+
     fn zero_int(&mut self) -> Option<Expr> {
         let int = self.types.int32();
         Some(Expr::constant(0, int))
@@ -128,6 +144,20 @@ impl<'a> Lowerer<'a> {
         span: Span,
         want: bool,
     ) -> R<Option<Option<Expr>>> {
+        // A program may define its own version of a library function; the SV-COMP builtins
+        // keep their meaning whatever their body (a `reach_error` call is the violation).
+        let always = matches!(
+            name,
+            "reach_error"
+                | "__VERIFIER_error"
+                | "__VERIFIER_assume"
+                | "__VERIFIER_atomic_begin"
+                | "__VERIFIER_atomic_end"
+                | "__assert_fail"
+        ) || name.starts_with("__VERIFIER_nondet_");
+        if !always && self.defined.contains(name) {
+            return Ok(None);
+        }
         let r: Option<Expr> = match name {
             "reach_error" | "__VERIFIER_error" => {
                 for a in args {
@@ -181,6 +211,45 @@ impl<'a> Lowerer<'a> {
                 self.emit(InstrKind::AtomicEnd);
                 None
             }
+            "__builtin_constant_p" => {
+                // gcc's answer without optimisation: 1 for constant expressions, else 0.
+                self.arg_count(name, args, 1, span)?;
+                let pos = self.pos();
+                let v = self.rvalue(&args[0]);
+                let emitted = self.pos() != pos;
+                self.truncate(pos);
+                let k = matches!(v, Ok(ref x) if x.as_const().is_some()) && !emitted;
+                let int = self.types.int32();
+                Some(Expr::constant(k as u64, int))
+            }
+            "__builtin_bswap16" | "__builtin_bswap32" | "__builtin_bswap64" => {
+                self.arg_count(name, args, 1, span)?;
+                let bits: u8 = match name {
+                    "__builtin_bswap16" => 16,
+                    "__builtin_bswap32" => 32,
+                    _ => 64,
+                };
+                let t = self.types.int(bits, false);
+                let x = self.rvalue(&args[0])?;
+                let x = self.convert_arg(x, t, span)?;
+                let x = self.freeze(x);
+                let mut acc: Option<Expr> = None;
+                let n = bits as u64 / 8;
+                for k in 0..n {
+                    // Byte k moves to byte n-1-k.
+                    let from = k * 8;
+                    let to = (n - 1 - k) * 8;
+                    let mask = Expr::constant(0xff, t);
+                    let shifted = self.binary(BinOp::LShr, x.clone(), Expr::constant(from, t), t);
+                    let byte = self.binary(BinOp::BitAnd, shifted, mask, t);
+                    let placed = self.binary(BinOp::Shl, byte, Expr::constant(to, t), t);
+                    acc = Some(match acc {
+                        None => placed,
+                        Some(a) => self.binary(BinOp::BitOr, a, placed, t),
+                    });
+                }
+                acc
+            }
             "__builtin_expect" => {
                 self.arg_count(name, args, 2, span)?;
                 let v = self.rvalue(&args[0])?;
@@ -227,8 +296,8 @@ impl<'a> Lowerer<'a> {
                     self.arg_count(name, args, 2, span)?;
                     let n = self.rvalue(&args[0])?;
                     let m = self.rvalue(&args[1])?;
-                    let n = self.cast(n, st);
-                    let m = self.cast(m, st);
+                    let n = self.convert_arg(n, st, span)?;
+                    let m = self.convert_arg(m, st, span)?;
                     (self.binary(BinOp::Mul, n, m, st), true)
                 } else {
                     if args.is_empty() {
@@ -238,7 +307,7 @@ impl<'a> Lowerer<'a> {
                     for a in &args[1..] {
                         self.discard(a)?;
                     }
-                    (self.cast(n, st), name == "kzalloc")
+                    (self.convert_arg(n, st, span)?, name == "kzalloc")
                 };
                 let vp = self.types.void_ptr();
                 let dst = self.result_temp(vp, want);
@@ -266,8 +335,8 @@ impl<'a> Lowerer<'a> {
                 let st = self.types.size_t();
                 let int = self.types.int32();
                 let d = self.freeze(d);
-                let b = self.cast(b, int);
-                let n = self.cast(n, st);
+                let b = self.convert_arg(b, int, span)?;
+                let n = self.convert_arg(n, st, span)?;
                 self.emit(InstrKind::Memset {
                     dst: d.clone(),
                     byte: b,
@@ -282,13 +351,24 @@ impl<'a> Lowerer<'a> {
                 let n = self.rvalue(&args[2])?;
                 let st = self.types.size_t();
                 let d = self.freeze(d);
-                let n = self.cast(n, st);
+                let n = self.convert_arg(n, st, span)?;
                 self.emit(InstrKind::Memcpy {
                     dst: d.clone(),
                     src: s,
                     len: n,
                 });
                 Some(d)
+            }
+            "strcpy" => {
+                self.arg_count(name, args, 2, span)?;
+                Some(self.strcpy(args, span)?)
+            }
+            "strncpy" | "strcat" | "strncat" | "sprintf" | "snprintf" | "vsprintf"
+            | "vsnprintf" | "sscanf" | "scanf" | "fscanf" | "gets" | "fgets" | "read" | "fread"
+            | "memccpy" | "stpcpy" | "strtok" | "realloc" => {
+                // Library functions that write through their arguments or whose result aliases
+                // memory: the no-body policy (nothing written) would be unsound for them.
+                return Err(self.unsupported(span, name));
             }
             "pthread_create" => {
                 self.arg_count(name, args, 4, span)?;
@@ -303,7 +383,7 @@ impl<'a> Lowerer<'a> {
                 let f = self.rvalue(&args[2])?;
                 let arg = self.rvalue(&args[3])?;
                 let vp = self.types.void_ptr();
-                let arg = self.cast(arg, vp);
+                let arg = self.convert_arg(arg, vp, span)?;
                 let handle = self.deref_place(h, span)?;
                 let entry = match strip_casts(&f).kind {
                     ExprKind::FuncAddr(g) => Callee::Direct(g),
@@ -324,7 +404,7 @@ impl<'a> Lowerer<'a> {
                 self.arg_count(name, args, 1, span)?;
                 let v = self.rvalue(&args[0])?;
                 let vp = self.types.void_ptr();
-                let v = self.cast(v, vp);
+                let v = self.convert_arg(v, vp, span)?;
                 self.emit(InstrKind::ThreadExit(v));
                 None
             }
@@ -342,7 +422,7 @@ impl<'a> Lowerer<'a> {
                 let a = self.rvalue(&args[0])?;
                 let b = self.rvalue(&args[1])?;
                 let int = self.types.int32();
-                let b = self.cast(b, a.ty);
+                let b = self.convert_arg(b, a.ty, span)?;
                 Some(self.binary(BinOp::Eq, a, b, int))
             }
             "pthread_mutex_init" | "pthread_cond_init" => {
@@ -395,6 +475,31 @@ impl<'a> Lowerer<'a> {
                 self.emit(InstrKind::CondWait { cond: c, mutex: m });
                 self.zero_int()
             }
+            "pthread_key_create" => {
+                self.arg_count(name, args, 2, span)?;
+                let k = self.ptr_arg(&args[0])?;
+                let dtor = self.rvalue(&args[1])?;
+                if !Self::is_null(&dtor) {
+                    return Err(self.unsupported(span, "pthread_key_create with a destructor"));
+                }
+                Some(self.key_create(k, span)?)
+            }
+            "pthread_getspecific" => {
+                self.arg_count(name, args, 1, span)?;
+                let k = self.rvalue(&args[0])?;
+                let slot = self.specific_slot(k, span)?;
+                Some(Expr::read(slot))
+            }
+            "pthread_setspecific" => {
+                self.arg_count(name, args, 2, span)?;
+                let k = self.rvalue(&args[0])?;
+                let v = self.rvalue(&args[1])?;
+                let vp = self.types.void_ptr();
+                let v = self.assign_convert(v, vp, span)?;
+                let slot = self.specific_slot(k, span)?;
+                self.emit(InstrKind::Assign { dst: slot, src: v });
+                self.zero_int()
+            }
             "pthread_attr_init"
             | "pthread_attr_destroy"
             | "pthread_attr_setstacksize"
@@ -406,9 +511,7 @@ impl<'a> Lowerer<'a> {
                 }
                 self.zero_int()
             }
-            _ if name.starts_with("pthread_")
-                && !matches!(self.lookup(name), Some(Sym::Func(f)) if self.defined_later_or_now(*f)) =>
-            {
+            _ if name.starts_with("pthread_") => {
                 return Err(self.unsupported(span, name));
             }
             _ if (name.starts_with("__atomic_")
@@ -428,9 +531,123 @@ impl<'a> Lowerer<'a> {
         Ok(Some(r))
     }
 
-    /// True when function `f` has a body (known only for functions defined before the call).
-    fn defined_later_or_now(&self, f: FuncId) -> bool {
-        self.funcs[f].body.is_some() || self.cur_func() == Some(f)
+    /// `strcpy(d, s)` as the byte-copy loop it is (the loop is unwound like any other).
+    fn strcpy(&mut self, args: &Args, span: Span) -> R<Expr> {
+        let d = self.ptr_arg(&args[0])?;
+        let s = self.ptr_arg(&args[1])?;
+        let c = self.types.char_();
+        let cp = self.types.pointer(c);
+        let d = self.convert_arg(d, cp, span)?;
+        let d = self.freeze(d);
+        let s = self.convert_arg(s, cp, span)?;
+        let s = self.freeze(s);
+        let pd = self.types.ptrdiff_t();
+        let i = self.temp(pd);
+        self.emit(InstrKind::Assign {
+            dst: i.clone(),
+            src: Expr::constant(0, pd),
+        });
+        let head = self.emit(InstrKind::Skip);
+        let ch = self.temp(c);
+        let src_addr = self.ptr_add(s, Expr::read(i.clone()), false, span)?;
+        self.emit(InstrKind::Assign {
+            dst: ch.clone(),
+            src: Expr::read(Place {
+                base: PlaceBase::Deref(Box::new(src_addr)),
+                projs: vec![],
+                ty: c,
+            }),
+        });
+        let dst_addr = self.ptr_add(d.clone(), Expr::read(i.clone()), false, span)?;
+        self.emit(InstrKind::Assign {
+            dst: Place {
+                base: PlaceBase::Deref(Box::new(dst_addr)),
+                projs: vec![],
+                ty: c,
+            },
+            src: Expr::read(ch.clone()),
+        });
+        let one = Expr::constant(1, pd);
+        let inc = self.binary(BinOp::Add, Expr::read(i.clone()), one, pd);
+        self.emit(InstrKind::Assign { dst: i, src: inc });
+        let more = self.truth(Expr::read(ch));
+        self.emit_jump_to(head, Some(more));
+        Ok(d)
+    }
+
+    /// The globals that model thread-specific data: the shared number of keys created and
+    /// the per-thread (thread-local) value of every key.
+    fn key_globals(&mut self) -> (VarId, VarId) {
+        if let Some(k) = self.key_vars {
+            return k;
+        }
+        let u = self.types.int(32, false);
+        let count = self.new_var("$pthread_keys", u, VarKind::Global);
+        let vp = self.types.void_ptr();
+        let arr = self.types.intern(Type::Array {
+            elem: vp,
+            len: Some(PTHREAD_KEYS_MAX),
+        });
+        let values = self.new_var("$pthread_specific", arr, VarKind::Global);
+        self.vars[values].thread_local = true;
+        self.key_vars = Some((count, values));
+        (count, values)
+    }
+
+    /// `pthread_key_create(key, NULL)`: atomically the next key number, or EAGAIN once
+    /// PTHREAD_KEYS_MAX keys exist (as glibc does).
+    fn key_create(&mut self, key_ptr: Expr, span: Span) -> R<Expr> {
+        let (count, _) = self.key_globals();
+        let u = self.types.int(32, false);
+        let int = self.types.int32();
+        let key_place = self.deref_place(key_ptr, span)?;
+        let r = self.temp(int);
+        let n = Expr::read(Place::var(count, u));
+        self.emit(InstrKind::AtomicBegin);
+        self.emit(InstrKind::Assign {
+            dst: r.clone(),
+            src: Expr::constant(EAGAIN, int),
+        });
+        let full = self.binary(
+            BinOp::UGe,
+            n.clone(),
+            Expr::constant(PTHREAD_KEYS_MAX, u),
+            int,
+        );
+        let skip = self.emit_jump(Some(full));
+        let kv = self.assign_convert(n.clone(), key_place.ty, span)?;
+        self.emit(InstrKind::Assign {
+            dst: key_place,
+            src: kv,
+        });
+        let inc = self.binary(BinOp::Add, n, Expr::constant(1, u), u);
+        self.emit(InstrKind::Assign {
+            dst: Place::var(count, u),
+            src: inc,
+        });
+        self.emit(InstrKind::Assign {
+            dst: r.clone(),
+            src: Expr::constant(0, int),
+        });
+        self.patch_here(skip);
+        self.emit(InstrKind::AtomicEnd);
+        Ok(Expr::read(r))
+    }
+
+    /// This thread's value slot of key `k`.
+    fn specific_slot(&mut self, k: Expr, span: Span) -> R<Place> {
+        let (_, values) = self.key_globals();
+        let vp = self.types.void_ptr();
+        let pd = self.types.ptrdiff_t();
+        let ix = self.convert_arg(k, pd, span)?;
+        let ty = self.vars[values].ty;
+        let mut p = Place::var(values, ty);
+        p.projs.push(Proj::Index {
+            index: Box::new(ix),
+            elem_size: self.types.size_of(vp).unwrap_or(4),
+        });
+        p.ty = vp;
+        Ok(p)
     }
 
     /// A call expression; `Some(value)` unless the callee returns `void`.
@@ -438,8 +655,12 @@ impl<'a> Lowerer<'a> {
         self.set_loc_keep_line(span);
         if let Expression::Identifier(id) = &c.callee.node {
             let name = id.node.name.as_str();
-            if let Some(r) = self.builtin(name, &c.arguments, span, want)? {
-                return Ok(r);
+            // A local variable of the same name hides the library function.
+            let shadowed = matches!(self.lookup(name), Some(Sym::Var(_)));
+            if !shadowed {
+                if let Some(r) = self.builtin(name, &c.arguments, span, want)? {
+                    return Ok(r);
+                }
             }
             if self.lookup(name).is_none() {
                 // Implicit declaration (C89): `int name()`.
@@ -504,7 +725,8 @@ impl<'a> Lowerer<'a> {
             }
             Callee::Indirect(_) => false,
         };
-        let dst = if self.types.is_void(ret) {
+        // A result nobody reads needs no place.
+        let dst = if self.types.is_void(ret) || !want {
             None
         } else {
             Some(self.temp(ret))

@@ -4,6 +4,7 @@ use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 
 use super::{Lowerer, Sym, Tag, R};
+use crate::ir::types::MemberSpec;
 use crate::ir::{Expr, Type, TypeId};
 
 /// The result of reading declaration specifiers.
@@ -50,6 +51,17 @@ impl<'a> Lowerer<'a> {
             thread_local: false,
         };
         let mut mode = None;
+        // `struct {...} __attribute__((packed, aligned(N)))`: the attributes follow the struct
+        // specifier in the list, but its layout needs them.
+        let mut attrs = (false, None);
+        for s in specs {
+            if let DeclarationSpecifier::Extension(ext) = &s.node {
+                let (p, a) = self.layout_attrs(ext);
+                attrs.0 |= p;
+                attrs.1 = attrs.1.max(a);
+            }
+        }
+        self.pending_struct_attrs = Some(attrs);
         for s in specs {
             match &s.node {
                 DeclarationSpecifier::StorageClass(sc) => match sc.node {
@@ -70,6 +82,7 @@ impl<'a> Lowerer<'a> {
                 | DeclarationSpecifier::Alignment(_) => {}
             }
         }
+        self.pending_struct_attrs = None;
         spec.ty = self.combine(&c, span)?;
         if let Some(bits) = mode {
             spec.ty = self.apply_mode(spec.ty, bits);
@@ -83,11 +96,21 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> R<TypeId> {
         let mut c = Counts::default();
+        let mut attrs = (false, None);
+        for s in specs {
+            if let SpecifierQualifier::Extension(ext) = &s.node {
+                let (p, a) = self.layout_attrs(ext);
+                attrs.0 |= p;
+                attrs.1 = attrs.1.max(a);
+            }
+        }
+        self.pending_struct_attrs = Some(attrs);
         for s in specs {
             if let SpecifierQualifier::TypeSpecifier(ts) = &s.node {
                 self.type_specifier(&mut c, ts)?;
             }
         }
+        self.pending_struct_attrs = None;
         self.combine(&c, span)
     }
 
@@ -110,6 +133,29 @@ impl<'a> Lowerer<'a> {
             }
         }
         None
+    }
+
+    /// `packed` and `aligned(N)` among attributes (`aligned` alone: the largest alignment).
+    fn layout_attrs(&mut self, ext: &[Node<Extension>]) -> (bool, Option<u64>) {
+        let mut packed = false;
+        let mut align = None;
+        for e in ext {
+            let Extension::Attribute(a) = &e.node else {
+                continue;
+            };
+            match a.name.node.trim_matches('_') {
+                "packed" => packed = true,
+                "aligned" => {
+                    let n = match a.arguments.first() {
+                        Some(x) => self.try_const_int(x).ok().flatten().map(|v| v as u64),
+                        None => Some(16),
+                    };
+                    align = align.max(n);
+                }
+                _ => {}
+            }
+        }
+        (packed, align)
     }
 
     fn apply_mode(&mut self, ty: TypeId, bits: u8) -> TypeId {
@@ -215,6 +261,8 @@ impl<'a> Lowerer<'a> {
 
     /// `struct`/`union` specifier: a reference, a forward declaration or a definition.
     fn struct_type(&mut self, st: &Node<StructType>) -> R<TypeId> {
+        // The attributes belong to this specifier, not to structs nested in its members.
+        let (packed, align) = self.pending_struct_attrs.take().unwrap_or((false, None));
         let is_union = st.node.kind.node == StructKind::Union;
         let name = st.node.identifier.as_ref().map(|i| i.node.name.clone());
         let sid = match (&name, &st.node.declarations) {
@@ -253,18 +301,32 @@ impl<'a> Lowerer<'a> {
                     continue;
                 };
                 let base = self.specifier_qualifiers(&f.node.specifiers, f.span)?;
+                let mut spec_attrs = (false, None);
+                for sq in &f.node.specifiers {
+                    if let SpecifierQualifier::Extension(ext) = &sq.node {
+                        let (p, a) = self.layout_attrs(ext);
+                        spec_attrs.0 |= p;
+                        spec_attrs.1 = spec_attrs.1.max(a);
+                    }
+                }
                 if f.node.declarators.is_empty() {
                     // Anonymous struct/union member.
-                    members.push((None, base, None));
+                    members.push(MemberSpec {
+                        name: None,
+                        ty: base,
+                        width: None,
+                        align: None,
+                        packed: false,
+                    });
                     continue;
                 }
                 for sd in &f.node.declarators {
-                    let (fname, fty) = match &sd.node.declarator {
+                    let (fname, fty, decl_attrs) = match &sd.node.declarator {
                         Some(decl) => {
                             let (n, t, _) = self.declarator(base, decl, false)?;
-                            (n, t)
+                            (n, t, self.layout_attrs(&decl.node.extensions))
                         }
-                        None => (None, base),
+                        None => (None, base, (false, None)),
                     };
                     let width = match &sd.node.bit_width {
                         Some(w) => {
@@ -273,11 +335,17 @@ impl<'a> Lowerer<'a> {
                         }
                         None => None,
                     };
-                    members.push((fname, fty, width));
+                    members.push(MemberSpec {
+                        name: fname,
+                        ty: fty,
+                        width,
+                        align: decl_attrs.1.max(spec_attrs.1),
+                        packed: decl_attrs.0 || spec_attrs.0,
+                    });
                 }
             }
             self.types
-                .layout(sid, members, false)
+                .layout(sid, members, packed, align)
                 .map_err(|m| self.invalid(st.span, m))?;
         }
         Ok(self.types.intern(Type::Struct(sid)))
@@ -363,6 +431,9 @@ impl<'a> Lowerer<'a> {
             match &x.node {
                 DerivedDeclarator::Pointer(_) => t = self.types.pointer(t),
                 DerivedDeclarator::Array(a) => {
+                    if matches!(self.types.get(t), Type::Void | Type::Func { .. }) {
+                        return Err(self.invalid(x.span, "array of void or of functions"));
+                    }
                     let len = match &a.node.size {
                         ArraySize::Unknown => None,
                         ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {

@@ -49,6 +49,59 @@ pub(crate) fn has_side_effects(e: &Expression) -> bool {
     }
 }
 
+/// True if evaluating `e` when C would not (an unselected `?:` operand, the right operand of
+/// a short-circuit operator) could matter: side effects, and anything that may trap — a
+/// dereference, an index that is not constant, a division by something other than a non-zero
+/// constant. Operands for which this is false are evaluated eagerly, as one expression.
+pub(crate) fn needs_branch(e: &Expression) -> bool {
+    fn nonzero_const(e: &Expression) -> bool {
+        match e {
+            Expression::Constant(c) => match &c.node {
+                Constant::Integer(i) => !i
+                    .number
+                    .trim_start_matches(['0', 'x', 'X', 'b', 'B'])
+                    .is_empty(),
+                Constant::Character(_) => true,
+                Constant::Float(_) => false,
+            },
+            _ => false,
+        }
+    }
+    if has_side_effects(e) {
+        return true;
+    }
+    match e {
+        Expression::Identifier(_) | Expression::Constant(_) | Expression::StringLiteral(_) => false,
+        Expression::SizeOfTy(_) | Expression::SizeOfVal(_) | Expression::AlignOf(_) => false,
+        Expression::OffsetOf(_) => false,
+        Expression::Member(m) => {
+            m.node.operator.node == MemberOperator::Indirect
+                || needs_branch(&m.node.expression.node)
+        }
+        Expression::UnaryOperator(u) => {
+            u.node.operator.node == UnaryOperator::Indirection || needs_branch(&u.node.operand.node)
+        }
+        Expression::Cast(c) => needs_branch(&c.node.expression.node),
+        Expression::BinaryOperator(b) => match b.node.operator.node {
+            BinaryOperator::Index => {
+                !matches!(b.node.rhs.node, Expression::Constant(_))
+                    || needs_branch(&b.node.lhs.node)
+            }
+            BinaryOperator::Divide | BinaryOperator::Modulo => {
+                !nonzero_const(&b.node.rhs.node) || needs_branch(&b.node.lhs.node)
+            }
+            _ => needs_branch(&b.node.lhs.node) || needs_branch(&b.node.rhs.node),
+        },
+        Expression::Conditional(c) => {
+            needs_branch(&c.node.condition.node)
+                || needs_branch(&c.node.then_expression.node)
+                || needs_branch(&c.node.else_expression.node)
+        }
+        Expression::Comma(v) => v.iter().any(|x| needs_branch(&x.node)),
+        _ => true,
+    }
+}
+
 fn compound_op(op: &BinaryOperator) -> Option<BinaryOperator> {
     use BinaryOperator::*;
     Some(match op {
@@ -494,8 +547,11 @@ impl<'a> Lowerer<'a> {
                 let Some(t) = self.types.pointee(ptr.ty) else {
                     return Err(self.invalid(span, "dereference of a non-pointer"));
                 };
-                if self.types.is_void(t) {
-                    return Err(self.invalid(span, "dereference of a void pointer"));
+                if matches!(self.types.get(t), Type::Void | Type::Func { .. }) {
+                    return Err(self.invalid(
+                        span,
+                        "dereference of a void or function pointer as an object",
+                    ));
                 }
                 Ok(Place {
                     base: PlaceBase::Deref(Box::new(ptr)),
@@ -505,12 +561,18 @@ impl<'a> Lowerer<'a> {
             }
             Expression::CompoundLiteral(cl) => {
                 let ty = self.type_name(&cl.node.type_name)?;
-                let t = self.temp(ty);
-                let PlaceBase::Var(v) = t.base else {
-                    return Err(self.invalid(span, "compound literal"));
+                // At file scope a compound literal has static storage duration.
+                let v = if self.at_file_scope() {
+                    self.new_var("$compound", ty, VarKind::Global)
+                } else {
+                    match self.temp(ty).base {
+                        PlaceBase::Var(v) => v,
+                        PlaceBase::Deref(_) => return Err(self.invalid(span, "compound literal")),
+                    }
                 };
+                let global = self.vars[v].is_global();
                 let init = Node::new(Initializer::List(cl.node.initializer_list.clone()), span);
-                self.init_var(v, &init, false)?;
+                self.init_var(v, &init, global)?;
                 let ty = self.vars[v].ty;
                 Ok(Place::var(v, ty))
             }
@@ -577,6 +639,9 @@ impl<'a> Lowerer<'a> {
         let Some(elem) = self.types.pointee(p.ty) else {
             return Err(self.invalid(span, "subscript of a non-pointer"));
         };
+        if matches!(self.types.get(elem), Type::Void | Type::Func { .. }) {
+            return Err(self.invalid(span, "subscript of a void or function pointer"));
+        }
         if !self.types.is_integer(ix.ty) {
             return Err(self.invalid(span, "array index is not an integer"));
         }
@@ -945,7 +1010,7 @@ impl<'a> Lowerer<'a> {
                 let int = self.types.int32();
                 let l = self.rvalue(&b.lhs)?;
                 self.need_scalar(&l, span)?;
-                if !has_side_effects(&b.rhs.node) {
+                if !needs_branch(&b.rhs.node) {
                     let r = self.rvalue(&b.rhs)?;
                     self.need_scalar(&r, span)?;
                     let l = self.truth(l);
@@ -953,7 +1018,7 @@ impl<'a> Lowerer<'a> {
                     let op = if and { BinOp::LogAnd } else { BinOp::LogOr };
                     return Ok(self.binary(op, l, r, int));
                 }
-                // rhs has side effects: evaluate it only when needed.
+                // rhs has side effects or may trap: evaluate it only when needed.
                 let t = self.temp(int);
                 let short = Expr::constant(if and { 0 } else { 1 }, int);
                 self.emit(InstrKind::Assign {
@@ -1077,8 +1142,7 @@ impl<'a> Lowerer<'a> {
     fn conditional(&mut self, c: &ConditionalExpression, span: Span, want: bool) -> R<Expr> {
         let cond = self.rvalue(&c.condition)?;
         self.need_scalar(&cond, span)?;
-        let pure = !has_side_effects(&c.then_expression.node)
-            && !has_side_effects(&c.else_expression.node);
+        let pure = !needs_branch(&c.then_expression.node) && !needs_branch(&c.else_expression.node);
         if pure {
             let a = self.rvalue(&c.then_expression)?;
             let b = self.rvalue(&c.else_expression)?;
@@ -1098,39 +1162,37 @@ impl<'a> Lowerer<'a> {
             });
         }
         // Branches with side effects: real control flow; the result goes through a temp.
-        // The result type is found first, without keeping the instructions.
-        let pos = self.pos();
-        let ta = self.rvalue_inner(&c.then_expression, want);
-        let tb = self.rvalue_inner(&c.else_expression, want);
-        self.truncate(pos);
-        let (ta, tb) = (ta?, tb?);
-        let t = self.conditional_type(&ta, &tb, span)?;
-        let result = if want && !self.types.is_void(t) {
-            Some(self.temp(t))
-        } else {
-            None
-        };
+        // Each branch is lowered once; the assignment of its value is patched in when the
+        // result type (which needs both branches) is known.
         let int = self.types.int32();
         let ct = self.truth(cond);
         let not_c = self.unary(UnOp::LogNot, ct, int);
         let to_else = self.emit_jump(Some(not_c));
         let a = self.rvalue_inner(&c.then_expression, want)?;
-        if let Some(r) = &result {
-            let a = self.cast(a, t);
-            self.emit(InstrKind::Assign {
-                dst: r.clone(),
-                src: a,
-            });
-        }
+        let a_slot = self.emit(InstrKind::Skip);
         let to_end = self.emit_jump(None);
         self.patch_here(to_else);
         let b = self.rvalue_inner(&c.else_expression, want)?;
+        let t = self.conditional_type(&a, &b, span)?;
+        let result = if want && !self.types.is_void(t) {
+            Some(self.temp(t))
+        } else {
+            None
+        };
         if let Some(r) = &result {
             let b = self.cast(b, t);
             self.emit(InstrKind::Assign {
                 dst: r.clone(),
                 src: b,
             });
+            let a = self.cast(a, t);
+            self.set_instr(
+                a_slot,
+                InstrKind::Assign {
+                    dst: r.clone(),
+                    src: a,
+                },
+            );
         }
         self.patch_here(to_end);
         self.emit(InstrKind::Skip);
@@ -1196,48 +1258,47 @@ impl<'a> Lowerer<'a> {
 
     fn offset_of(&mut self, ty: TypeId, d: &Node<OffsetDesignator>) -> R<u64> {
         let mut cur = ty;
-        let mut off = 0u64;
-        let mut steps: Vec<(bool, Option<&Node<Expression>>, Option<&str>)> =
-            vec![(false, None, Some(d.node.base.node.name.as_str()))];
+        let mut off = self.member_offset(&mut cur, &d.node.base.node.name, d.span)?;
         for m in &d.node.members {
             match &m.node {
-                OffsetMember::Member(id) => steps.push((false, None, Some(&id.node.name))),
+                OffsetMember::Member(id) => {
+                    off += self.member_offset(&mut cur, &id.node.name, m.span)?;
+                }
                 OffsetMember::IndirectMember(_) => {
                     return Err(self.unsupported(m.span, "'->' in offsetof"))
                 }
-                OffsetMember::Index(e) => steps.push((true, Some(e), None)),
-            }
-        }
-        for (is_index, e, name) in steps {
-            if is_index {
-                let Type::Array { elem, .. } = self.types.get(cur).clone() else {
-                    return Err(self.invalid(d.span, "offsetof index into a non-array"));
-                };
-                let i = match e {
-                    Some(e) => self.const_int(e)?,
-                    None => 0,
-                };
-                off = off
-                    .wrapping_add((i as u64).wrapping_mul(self.types.size_of(elem).unwrap_or(0)));
-                cur = elem;
-            } else if let Some(n) = name {
-                let Type::Struct(s) = self.types.get(cur).clone() else {
-                    return Err(self.invalid(d.span, "offsetof member of a non-struct"));
-                };
-                let Some((path, fty)) = self.types.find_member(s, n) else {
-                    return Err(self.invalid(d.span, format!("no member named '{n}'")));
-                };
-                let mut sc = s;
-                for idx in path {
-                    let f = &self.types.structs[sc].fields[idx];
-                    off += f.offset;
-                    if let Type::Struct(inner) = self.types.get(f.ty) {
-                        sc = *inner;
-                    }
+                OffsetMember::Index(e) => {
+                    let Type::Array { elem, .. } = self.types.get(cur).clone() else {
+                        return Err(self.invalid(m.span, "offsetof index into a non-array"));
+                    };
+                    let i = self.const_int(e)?;
+                    let size = self.types.size_of(elem).unwrap_or(0);
+                    off = off.wrapping_add((i as u64).wrapping_mul(size));
+                    cur = elem;
                 }
-                cur = fty;
             }
         }
+        Ok(off)
+    }
+
+    /// Offset of member `name` of the struct type `*cur`; `*cur` becomes the member's type.
+    fn member_offset(&mut self, cur: &mut TypeId, name: &str, span: Span) -> R<u64> {
+        let Type::Struct(s) = self.types.get(*cur).clone() else {
+            return Err(self.invalid(span, "offsetof member of a non-struct"));
+        };
+        let Some((path, fty)) = self.types.find_member(s, name) else {
+            return Err(self.invalid(span, format!("no member named '{name}'")));
+        };
+        let mut off = 0;
+        let mut sc = s;
+        for idx in path {
+            let f = &self.types.structs[sc].fields[idx];
+            off += f.offset;
+            if let Type::Struct(inner) = self.types.get(f.ty) {
+                sc = *inner;
+            }
+        }
+        *cur = fty;
         Ok(off)
     }
 }

@@ -40,7 +40,11 @@ impl<'a> Lowerer<'a> {
         let scalar_src = self.types.is_integer(e.ty) || self.types.is_pointer(e.ty);
         let scalar_dst = self.types.is_integer(to) || self.types.is_pointer(to);
         if let (ExprKind::Const(v), true, true) = (&e.kind, scalar_src, scalar_dst) {
-            return Expr::constant(normalize(&self.types, *v, to), to);
+            // Pointer constants are only ever null: an integer turned into a non-null
+            // address stays a visible cast.
+            if !self.types.is_pointer(to) || *v == 0 {
+                return Expr::constant(normalize(&self.types, *v, to), to);
+            }
         }
         // Same representation (e.g. `int` and `long` under ILP32 are one type already; pointer
         // to pointer of another type is still a cast, so that the type stays exact).

@@ -251,6 +251,12 @@ impl<'a> Lowerer<'a> {
                         if lo < 0 || hi < lo || len.is_some_and(|n| hi as u64 >= n) {
                             return Err(self.invalid(item.span, "array designator out of bounds"));
                         }
+                        if hi - lo > 1 << 20 {
+                            return Err(self.unsupported(
+                                item.span,
+                                "designator range of more than 2^20 elements",
+                            ));
+                        }
                         for k in lo..=hi {
                             let sub = self.sub_index(&place, elem, k as u64);
                             self.init_designated(
@@ -329,7 +335,14 @@ impl<'a> Lowerer<'a> {
                         return self.init_scalar(sub, e);
                     }
                 }
+                let before = *pos;
                 self.init_aggregate(sub, items, pos, false, item.span)?;
+                if *pos == before {
+                    // An empty struct or array cannot take the element: it belongs nowhere.
+                    return Err(
+                        self.invalid(item.span, "initialiser element for an empty aggregate")
+                    );
+                }
                 Ok(())
             }
         }

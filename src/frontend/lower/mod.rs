@@ -14,6 +14,7 @@ mod stmt;
 
 use std::collections::HashMap;
 
+use cranelift_entity::packed_option::ReservedValue;
 use cranelift_entity::{EntityRef, PrimaryMap};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
@@ -82,6 +83,12 @@ pub(crate) struct Lowerer<'a> {
     /// Instructions of the global initialiser function.
     pub init_instrs: Vec<Instr>,
     pub init_id: FuncId,
+    /// Instructions of the thread-local initialiser function.
+    pub tls_instrs: Vec<Instr>,
+    pub tls_init_id: FuncId,
+    /// The synthetic function file-scope code goes to (`init_id`, or `tls_init_id` while a
+    /// thread-local initialiser is lowered).
+    pub file_fn: FuncId,
     pub loc: Loc,
     pub anon: u32,
     pub var_names: HashMap<String, u32>,
@@ -89,9 +96,15 @@ pub(crate) struct Lowerer<'a> {
     pub warnings: Vec<String>,
     /// The spelling that stands for `$` in identifiers (see `preprocess::rewrite_tokens`).
     pub dollar: Option<String>,
+    /// Functions whose body could not be lowered: an error only if reachable.
+    pub poisoned: Vec<(FuncId, FrontendError)>,
+    /// Names of the functions the program defines (with a body), anywhere in the unit.
+    pub defined: std::collections::HashSet<String>,
+    /// Globals modelling pthread thread-specific data, created on first use.
+    pub key_vars: Option<(VarId, VarId)>,
+    /// Layout attributes (packed, aligned) of the declaration whose specifiers are being read.
+    pub pending_struct_attrs: Option<(bool, Option<u64>)>,
 }
-
-const PLACEHOLDER: u32 = u32::MAX - 1;
 
 pub fn lower_unit(
     unit: &TranslationUnit,
@@ -117,6 +130,16 @@ pub fn lower_unit(
         atomic: false,
         loc: Loc::default(),
     });
+    let tls_init_id = funcs.push(Function {
+        name: "__yogar_init_thread_locals".into(),
+        ty: init_ty,
+        ret: void,
+        params: vec![],
+        locals: vec![],
+        body: None,
+        atomic: false,
+        loc: Loc::default(),
+    });
     let mut lw = Lowerer {
         map,
         types,
@@ -129,12 +152,19 @@ pub fn lower_unit(
         func_cx: None,
         init_instrs: Vec::new(),
         init_id,
+        tls_instrs: Vec::new(),
+        tls_init_id,
+        file_fn: init_id,
         loc: Loc::default(),
         anon: 0,
         var_names: HashMap::new(),
         strings: 0,
         warnings: Vec::new(),
         dollar: dollar.map(str::to_string),
+        poisoned: Vec::new(),
+        defined: defined_functions(unit),
+        key_vars: None,
+        pending_struct_attrs: None,
     };
     for ext in &unit.0 {
         match &ext.node {
@@ -144,6 +174,26 @@ pub fn lower_unit(
         }
     }
     lw.finish()
+}
+
+/// The names of all function definitions of the unit.
+fn defined_functions(unit: &TranslationUnit) -> std::collections::HashSet<String> {
+    fn name(d: &Declarator) -> Option<&str> {
+        match &d.kind.node {
+            DeclaratorKind::Identifier(id) => Some(&id.node.name),
+            DeclaratorKind::Declarator(inner) => name(&inner.node),
+            DeclaratorKind::Abstract => None,
+        }
+    }
+    unit.0
+        .iter()
+        .filter_map(|e| match &e.node {
+            ExternalDeclaration::FunctionDefinition(fd) => {
+                name(&fd.node.declarator.node).map(str::to_string)
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 impl<'a> Lowerer<'a> {
@@ -240,7 +290,7 @@ impl<'a> Lowerer<'a> {
     /// Emits a jump with its target to be patched.
     pub fn emit_jump(&mut self, cond: Option<Expr>) -> Patch {
         self.emit(InstrKind::Goto {
-            target: InstrId::from_u32(PLACEHOLDER),
+            target: InstrId::reserved_value(),
             cond,
             back_edge: None,
         })
@@ -262,6 +312,13 @@ impl<'a> Lowerer<'a> {
         }) = self.instrs_mut().get_mut(p)
         {
             *t = InstrId::new(target);
+        }
+    }
+
+    /// Replaces the instruction at `at` (a placeholder emitted earlier).
+    pub fn set_instr(&mut self, at: usize, kind: InstrKind) {
+        if let Some(ins) = self.instrs_mut().get_mut(at) {
+            ins.kind = kind;
         }
     }
 
@@ -299,10 +356,7 @@ impl<'a> Lowerer<'a> {
             }
         };
         let name = self.unique_name(qual);
-        let in_fn = match &kind {
-            VarKind::Local(_) | VarKind::Temp(_) => true,
-            _ => false,
-        };
+        let in_fn = matches!(&kind, VarKind::Local(_) | VarKind::Temp(_));
         let v = self.vars.push(VarData {
             name,
             source_name: source_name.to_string(),
@@ -322,11 +376,11 @@ impl<'a> Lowerer<'a> {
 
     /// A fresh temporary of the current function (of the initialiser at file scope).
     pub fn temp(&mut self, ty: TypeId) -> Place {
-        let f = self.func_cx.as_ref().map_or(self.init_id, |c| c.id);
+        let f = self.func_cx.as_ref().map_or(self.file_fn, |c| c.id);
         let kind = VarKind::Temp(f);
         let v = self.new_var("$tmp", ty, kind);
         if self.func_cx.is_none() {
-            self.funcs[self.init_id].locals.push(v);
+            self.funcs[self.file_fn].locals.push(v);
         }
         Place::var(v, ty)
     }
@@ -386,6 +440,9 @@ impl<'a> Lowerer<'a> {
                 self.bind(&name, Sym::Func(f));
                 continue;
             }
+            if self.types.is_void(ty) {
+                return Err(self.invalid(id.span, format!("variable '{name}' declared void")));
+            }
             if file_scope || spec.is_static || spec.is_extern {
                 self.global_var(&name, ty, &spec, id, file_scope)?;
             } else {
@@ -444,15 +501,36 @@ impl<'a> Lowerer<'a> {
         }
         self.bind(name, Sym::Var(v));
         if let Some(init) = &id.node.initializer {
-            // Initialisers of globals and static locals run once, in the init function.
+            // Initialisers of globals and static locals run once, in the init function; those
+            // of thread-local variables run for every thread, in the thread-local initialiser.
             let saved = self.func_cx.take();
             let saved_loc = self.loc;
+            let tls = self.vars[v].thread_local;
+            if tls {
+                std::mem::swap(&mut self.init_instrs, &mut self.tls_instrs);
+                self.file_fn = self.tls_init_id;
+            }
             let r = self.init_var(v, init, true);
+            if tls {
+                std::mem::swap(&mut self.init_instrs, &mut self.tls_instrs);
+                self.file_fn = self.init_id;
+            }
             self.func_cx = saved;
             self.loc = saved_loc;
             r?;
+            if tls && self.tls_instrs.iter().any(|i| self.writes_string(i)) {
+                return Err(
+                    self.unsupported(id.span, "string literal in a thread-local initialiser")
+                );
+            }
         }
         Ok(())
+    }
+
+    /// An initialisation of a string literal's array (which belongs to the global init).
+    fn writes_string(&self, i: &Instr) -> bool {
+        matches!(&i.kind, InstrKind::Assign { dst, .. }
+            if matches!(dst.base, PlaceBase::Var(v) if self.vars[v].source_name.starts_with("$str")))
     }
 
     fn function_definition(&mut self, fd: &Node<FunctionDefinition>) -> R<()> {
@@ -508,7 +586,19 @@ impl<'a> Lowerer<'a> {
         let r = self.function_body(&def.statement, f, ret, &name);
         self.pop_scope();
         let cx = self.func_cx.take();
-        r?;
+        if let Err(e) = r {
+            // Headers define many functions a task never calls (kernel helpers with inline
+            // assembly, say): the error only matters if the function is reachable. gcc
+            // accepted the program, so a type error here is a limit of this frontend too.
+            self.poisoned.push((f, e));
+            let mut body = Body::default();
+            body.instrs.push(Instr {
+                kind: InstrKind::Halt,
+                loc: self.loc,
+            });
+            self.funcs[f].body = Some(body);
+            return Ok(());
+        }
         let Some(cx) = cx else {
             return Ok(());
         };
@@ -565,7 +655,7 @@ impl<'a> Lowerer<'a> {
                 target, back_edge, ..
             } = &mut body.instrs[id].kind
             {
-                if target.as_u32() == PLACEHOLDER || target.index() > n {
+                if target.is_reserved_value() || target.index() > n {
                     return Err(FrontendError::Invalid(format!(
                         "{}:{}: error: internal: unresolved jump",
                         self.map.file_name(loc.file),
@@ -610,13 +700,21 @@ impl<'a> Lowerer<'a> {
             loc: Loc::default(),
         });
         self.funcs[self.init_id].body = Some(init_body);
+        let tls_instrs = std::mem::take(&mut self.tls_instrs);
+        let mut tls_body = self.finish_body(tls_instrs, &HashMap::new(), &[])?;
+        tls_body.instrs.push(Instr {
+            kind: InstrKind::Return(None),
+            loc: Loc::default(),
+        });
+        self.funcs[self.tls_init_id].body = Some(tls_body);
         let external_calls = self.resolve_external_calls();
         let main = self
             .func_ids
             .get("main")
             .copied()
             .filter(|f| self.funcs[*f].body.is_some());
-        Ok(Program {
+        let poisoned = std::mem::take(&mut self.poisoned);
+        let mut prog = Program {
             types: self.types,
             vars: self.vars,
             funcs: self.funcs,
@@ -624,19 +722,34 @@ impl<'a> Lowerer<'a> {
             alloc_sites: self.alloc_sites,
             files: self.map.files.clone(),
             init: self.init_id,
+            tls_init: self.tls_init_id,
             main,
             external_calls,
             warnings: self.warnings,
-        })
+        };
+        let reach = prog.reachable_funcs();
+        // Only calls that can run are worth a warning.
+        let mut named = std::collections::HashSet::new();
+        prog.external_calls
+            .retain(|c| reach[c.caller.index()] && named.insert(c.name.clone()));
+        {
+            for (f, e) in poisoned {
+                if reach[f.index()] {
+                    return Err(e);
+                }
+            }
+        }
+        Ok(prog)
     }
 
     /// Applies the policy for functions without a body: the call becomes `Nondet` of the
-    /// result (or `Skip`), and the function is listed once.
+    /// result (or `Skip`); each (callee, caller) pair is listed once.
     fn resolve_external_calls(&mut self) -> Vec<ExternalCall> {
-        let mut seen: HashMap<FuncId, usize> = HashMap::new();
+        let mut seen: std::collections::HashSet<(FuncId, FuncId)> = Default::default();
         let mut list = Vec::new();
         let has_body: Vec<bool> = self.funcs.values().map(|f| f.body.is_some()).collect();
-        for f in self.funcs.values_mut() {
+        let names: Vec<String> = self.funcs.values().map(|f| f.name.clone()).collect();
+        for (caller, f) in self.funcs.iter_mut() {
             let Some(body) = &mut f.body else { continue };
             for ins in body.instrs.values_mut() {
                 let InstrKind::Call {
@@ -651,24 +764,18 @@ impl<'a> Lowerer<'a> {
                     continue;
                 }
                 let g = *g;
-                let new = match dst {
+                ins.kind = match dst {
                     Some(d) => InstrKind::Nondet { dst: d.clone() },
                     None => InstrKind::Skip,
                 };
-                ins.kind = new;
-                seen.entry(g).or_insert_with(|| {
+                if seen.insert((g, caller)) {
                     list.push(ExternalCall {
-                        name: String::new(),
+                        name: names[g.index()].clone(),
                         loc: ins.loc,
+                        caller,
                     });
-                    list.len() - 1
-                });
-                let idx = seen[&g];
-                list[idx].name = g.index().to_string();
+                }
             }
-        }
-        for (g, idx) in seen {
-            list[idx].name = self.funcs[g].name.clone();
         }
         list
     }

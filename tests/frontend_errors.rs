@@ -1,0 +1,131 @@
+//! Each way the frontend refuses a program: one line on stderr with a location, the exit code
+//! of `crate::exit`, never a panic.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use yogar::exit;
+
+fn write(name: &str, src: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("yogar-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, src).unwrap();
+    p
+}
+
+/// Runs `yogar parse --32 FILE`: (exit code, stdout, stderr).
+fn parse(path: &std::path::Path) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_yogar"))
+        .args(["parse", "--32"])
+        .arg(path)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn unreadable_file_is_an_input_error() {
+    let (code, _, err) = parse(std::path::Path::new("/nonexistent/dir/prog.c"));
+    assert_eq!(code, exit::INPUT as i32);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("cannot read /nonexistent/dir/prog.c"), "{err}");
+}
+
+#[test]
+fn syntax_error_names_file_line_column_and_text() {
+    let p = write(
+        "syntax.c",
+        "int main() {\n  int x = 1;\n  x = = 2;\n  return x;\n}\n",
+    );
+    let (code, _, err) = parse(&p);
+    assert_eq!(code, exit::INPUT as i32);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let line = err.trim();
+    assert!(line.contains("syntax.c:3:"), "{line}");
+    assert!(line.contains("syntax error at '="), "{line}");
+}
+
+#[test]
+fn preprocessor_error_is_an_input_error() {
+    let p = write(
+        "pp.c",
+        "#include \"does_not_exist.h\"\nint main() { return 0; }\n",
+    );
+    let (code, _, err) = parse(&p);
+    assert_eq!(code, exit::INPUT as i32);
+    assert!(err.contains("preprocessor failed"), "{err}");
+}
+
+#[test]
+fn unsupported_construct_names_location_and_construct() {
+    let p = write(
+        "vla.c",
+        "int n;\nint main() {\n  int a[n];\n  return a[0];\n}\n",
+    );
+    let (code, _, err) = parse(&p);
+    assert_eq!(code, exit::UNKNOWN as i32);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("vla.c:3: unsupported: variable-length array"),
+        "{err}"
+    );
+    let p = write(
+        "float.c",
+        "int main() {\n  double d = 0.5;\n  return d > 0;\n}\n",
+    );
+    let (code, _, err) = parse(&p);
+    assert_eq!(code, exit::UNKNOWN as i32);
+    assert!(
+        err.contains("float.c:2: unsupported: floating-point"),
+        "{err}"
+    );
+}
+
+#[test]
+fn pragma_pack_is_unsupported_rather_than_mis_laid_out() {
+    let p = write(
+        "pack.c",
+        "#pragma pack(1)\nstruct S { char c; int i; } s;\nint main() { return sizeof s; }\n",
+    );
+    let (code, _, err) = parse(&p);
+    assert_eq!(code, exit::UNKNOWN as i32);
+    assert!(err.contains("pack.c:1: unsupported: #pragma pack"), "{err}");
+}
+
+#[test]
+fn type_errors_are_input_errors_with_a_location() {
+    let p = write("undeclared.c", "int main() {\n  return y;\n}\n");
+    let (code, _, err) = parse(&p);
+    assert_eq!(code, exit::INPUT as i32);
+    assert!(
+        err.contains("undeclared.c:2: error: undeclared identifier 'y'"),
+        "{err}"
+    );
+}
+
+#[test]
+fn parse_prints_a_summary_and_show_ir_the_instructions() {
+    let p = write(
+        "ok.c",
+        "#include <pthread.h>\nint x;\nvoid *t(void *a) { x = 1; return 0; }\n\
+         int main() { pthread_t h; pthread_create(&h, 0, t, 0); pthread_join(h, 0); return x; }\n",
+    );
+    let (code, out, _) = parse(&p);
+    assert_eq!(code, 0);
+    assert!(out.contains("2 functions"), "{out}");
+    assert!(out.contains("1 thread creations"), "{out}");
+    let o = Command::new(env!("CARGO_BIN_EXE_yogar"))
+        .args(["show-ir", "--32"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("thread_create t("), "{text}");
+    assert!(text.contains("ok.c:4"), "{text}");
+}
