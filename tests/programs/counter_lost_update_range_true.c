@@ -1,9 +1,8 @@
 // expect: TRUE unwind: 3
 // Two threads each do two unprotected increments (read into a local, write back). Updates
-// can be lost, but never more than two of the four: the final value is always in [2, 4].
-// (The minimum 2 needs T1's first read to be stale when T1 finishes last; a final value of 1
-// would need both last writes to write 1, i.e. both last reads to see 0, which is impossible
-// because each thread's second read follows its own first write of at least 1.)
+// can be lost, but the final value is always in [2, 4]: it is the last write, which is some
+// thread's SECOND write tmp + 1, where tmp was read after that thread's own first write;
+// every write is >= 1, so tmp >= 1 and the final value is >= 2. At most 4 increments happen.
 // Loop: 2 iterations, unwind 3.
 #include <pthread.h>
 #include <assert.h>

@@ -1,7 +1,7 @@
 // expect: TRUE unwind: 2
-// Store buffering (SB / Dekker core): x = 1; r1 = y || y = 1; r2 = x. Under SC one of the
-// two stores comes first in the global order and is seen by the other thread's later load, so
-// r1 == 0 && r2 == 0 (allowed on TSO and weaker) is impossible.
+// Store buffering (SB / Dekker core): x = 1; r1 = y || y = 1; r2 = x. Under SC the last of
+// the four events in the global order is a load, and it comes after both stores, so it reads
+// 1: r1 == 0 && r2 == 0 (allowed on TSO and weaker) is impossible.
 #include <pthread.h>
 #include <assert.h>
 

@@ -1,7 +1,7 @@
 // expect: FALSE unwind: 2
 // Paper example B2 (RVF-SMC Fig. 6), first assertion: (a, b) == (1, 0) is reachable:
-// T2 reads y == 0 and writes x = 1, then T1 reads x == 1 (before T3 resets x) -> a == 1,
-// b == 0. Reachable (a, b) under SC: (0,0) and (1,0) (b is always 0: y is only ever 0).
+// T2 reads y == 0 and writes x = 1, then T1 reads x == 1 (T3's x = 0 not in between) ->
+// a == 1, b == 0. Reachable (a, b) under SC: (0,0) and (1,0) (b is always 0: y is only ever 0).
 #include <pthread.h>
 #include <assert.h>
 

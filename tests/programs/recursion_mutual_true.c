@@ -1,7 +1,7 @@
 // expect: TRUE unwind: 6
-// Mutual recursion: is_even(n) = n == 0 || is_odd(n - 1), is_odd(n) = n != 0 && is_even(n -
-// 1). For n in [0, 4] (nondet), at most 4 nested calls after the first; unwind 6 leaves a
-// margin. The thread stores both results; they always differ and match n % 2.
+// Mutual recursion: is_even(k) = k == 0 || is_odd(k - 1) and
+// is_odd(k) = k != 0 && is_even(k - 1). For n in [0, 4] (nondet), at most 4 nested calls
+// after the first (at most 3 active frames of one function); unwind 6 leaves a margin. The thread stores both results; they always differ and match n % 2.
 #include <pthread.h>
 #include <assert.h>
 

@@ -1,7 +1,7 @@
 // expect: TRUE unwind: 2
 // `tl` is thread-local (__thread): each thread, and main, has its own copy. Each thread
 // stores its id, lets the other run (any interleaving), and still reads its own id; main's
-// copy keeps its initial value 7.
+// copy starts at 7 and only main's own increment changes it, to 8.
 #include <pthread.h>
 #include <assert.h>
 
