@@ -24,6 +24,8 @@ fn options() -> EngineOptions {
         solver: solver_glue::DEFAULT_SOLVER.to_string(),
         timeout: None,
         check_refinements: true,
+        compare_size: false,
+        keep_eog: false,
     }
 }
 

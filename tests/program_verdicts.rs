@@ -62,6 +62,8 @@ fn options(unwind: u32, check_refinements: bool) -> EngineOptions {
         solver: solver_glue::DEFAULT_SOLVER.to_string(),
         timeout: None,
         check_refinements,
+        compare_size: false,
+        keep_eog: false,
     }
 }
 

@@ -71,6 +71,8 @@ pub fn run(args: &VerifyArgs) -> u8 {
         solver,
         timeout,
         check_refinements: args.check_refinements,
+        compare_size: false,
+        keep_eog: false,
     };
     let outcome = std::panic::catch_unwind(|| match args.engine {
         EngineName::Monolithic => Some(engine::monolithic::verify(&prog, &opts)),

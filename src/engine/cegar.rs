@@ -136,6 +136,16 @@ fn decide(
     };
     stats.zeta_clauses = links.size().clauses;
     let checks = Checks::new(out, enc);
+    stats.phi0_clauses = enc.counters().clauses;
+    if opts.compare_size {
+        let mut null = super::null_solver::NullSolver::default();
+        let mut xi_enc = Encoder::new(&mut null);
+        if let Ok(xi) =
+            ScheduleEncoding::encode(eq, &po, &links, &mut xi_enc, LiteralMode::Separate)
+        {
+            stats.monolithic_xi_clauses = Some(xi.size().clauses);
+        }
+    }
     let mut ctx = Loop {
         opts,
         eq,
@@ -215,6 +225,9 @@ impl Loop<'_> {
             let clauses: Vec<Vec<Lit>> = match closed {
                 ClosureResult::Infeasible { reasons } => {
                     self.stats.graph_refinements += 1;
+                    if self.opts.keep_eog {
+                        self.stats.last_refuted_eog = Some(g.to_dot());
+                    }
                     reasons
                 }
                 ClosureResult::NotSure => {

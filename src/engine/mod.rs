@@ -25,6 +25,29 @@ pub struct EngineOptions {
     pub timeout: Option<Duration>,
     /// Check every refinement clause against the exact order encoding (slow; for tests).
     pub check_refinements: bool,
+    /// Yogar engine: also build the monolithic formula's ξ (on a solver that keeps nothing)
+    /// to report its size next to the abstraction's.
+    pub compare_size: bool,
+    /// Yogar engine: the Graphviz text of the event order graph of the last counterexample
+    /// refuted by a cycle is kept in [`EngineStats::last_refuted_eog`].
+    pub keep_eog: bool,
+}
+
+impl EngineOptions {
+    /// Options with the given bound and everything else at its default.
+    pub fn with_unwind(unwind: u32) -> EngineOptions {
+        EngineOptions {
+            symex: SymexOptions {
+                unwind,
+                ..SymexOptions::default()
+            },
+            solver: solver_glue::DEFAULT_SOLVER.to_string(),
+            timeout: None,
+            check_refinements: false,
+            compare_size: false,
+            keep_eog: false,
+        }
+    }
 }
 
 /// The answer.
@@ -60,6 +83,12 @@ pub struct EngineStats {
     pub refinement_literals: u64,
     pub graph_time: Duration,
     pub exact_time: Duration,
+    /// Clauses of the abstraction φ0 (before any refinement), for the Yogar engine.
+    pub phi0_clauses: u64,
+    /// Clauses ξ would add (Yogar engine with `compare_size`).
+    pub monolithic_xi_clauses: Option<u64>,
+    /// Graphviz text of the last event order graph refuted by a cycle (with `keep_eog`).
+    pub last_refuted_eog: Option<String>,
     pub sat_time: Duration,
     pub total_time: Duration,
 }
