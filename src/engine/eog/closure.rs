@@ -22,7 +22,6 @@
 //! Work is bounded; if the bound cuts the reason pass before any cycle reason was found, the
 //! result falls back to one reason made of every literal of the graph (sound by Thm. 4.7).
 
-use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use cranelift_entity::EntityRef;
@@ -39,6 +38,11 @@ use super::rules::{kind, Rules};
 pub struct ClosureLimits {
     /// Reasons kept per order (K); the shortest are kept.
     pub reasons_per_order: usize,
+    /// Longest reason (in literals) the reason pass builds; longer ones are dropped.
+    pub max_reason_len: usize,
+    /// Once a cycle reason of length L is known, stop when every pending reason is longer than
+    /// L + slack (reasons are built roughly shortest first). `None`: run to the fixpoint.
+    pub reason_slack: Option<usize>,
     /// Reason compositions allowed in the reason pass.
     pub work_budget: u64,
     /// Most reasons returned for an infeasible graph (shortest first).
@@ -54,6 +58,8 @@ impl Default for ClosureLimits {
     fn default() -> Self {
         ClosureLimits {
             reasons_per_order: 8,
+            max_reason_len: 16,
+            reason_slack: std::env::var("EOG_SLACK").ok().and_then(|s| s.parse().ok()),
             work_budget: 200_000_000,
             max_result_reasons: 256,
             max_reason_nodes: 8192,
@@ -125,42 +131,73 @@ pub(crate) struct ReasonPass {
     pub edges: Vec<Explicit>,
     edge_index: HashMap<(u32, u32), u32>,
     out: Vec<Vec<u32>>,
-    queue: VecDeque<u32>,
-    queued: Vec<u64>,
+    /// Reasons of each pair already propagated; a pair is processed with the difference.
+    done: Vec<RSet>,
+    /// Changed pairs, bucketed by the length of their shortest new reason: short reasons are
+    /// propagated first, so longer ones they subsume are rarely built.
+    buckets: Vec<Vec<u32>>,
+    low: usize,
     pub work: u64,
     budget: u64,
+    slack: Option<usize>,
     pub complete: bool,
 }
 
 impl ReasonPass {
-    fn new(n: usize, k: usize, budget: u64) -> ReasonPass {
+    fn new(n: usize, limits: &ClosureLimits) -> ReasonPass {
         ReasonPass {
             n,
-            store: Reasons::new(k),
+            store: Reasons::new(limits.reasons_per_order, limits.max_reason_len),
             pair: vec![NONE; n * n],
             edges: Vec::new(),
             edge_index: HashMap::new(),
             out: vec![Vec::new(); n],
-            queue: VecDeque::new(),
-            queued: vec![0; (n * n).div_ceil(64)],
+            done: vec![NONE; n * n],
+            buckets: Vec::new(),
+            low: 0,
             work: 0,
-            budget,
+            budget: limits.work_budget,
+            slack: limits.reason_slack,
             complete: true,
         }
     }
 
     fn update_pair(&mut self, u: usize, v: usize, add: RSet) {
         let i = u * self.n + v;
+        if u == v {
+            if add != NONE {
+                self.store.refute(add);
+                self.pair[i] = self.store.join(self.pair[i], add);
+            }
+            return;
+        }
         let old = self.pair[i];
         let new = self.store.join(old, add);
         if new == old {
             return;
         }
         self.pair[i] = new;
-        if u != v && self.queued[i / 64] >> (i % 64) & 1 == 0 {
-            self.queued[i / 64] |= 1 << (i % 64);
-            self.queue.push_back(i as u32);
+        let fresh = self.store.difference(new, old);
+        if fresh == NONE {
+            // Only refuted reasons were dropped.
+            return;
         }
+        let prio = self.store.shortest(fresh);
+        if self.buckets.len() <= prio {
+            self.buckets.resize(prio + 1, Vec::new());
+        }
+        self.buckets[prio].push(i as u32);
+        self.low = self.low.min(prio);
+    }
+
+    fn pop(&mut self) -> Option<usize> {
+        while self.low < self.buckets.len() {
+            if let Some(i) = self.buckets[self.low].pop() {
+                return Some(i as usize);
+            }
+            self.low += 1;
+        }
+        None
     }
 
     fn update_edge(&mut self, a: usize, b: usize, k: u8, add: RSet) {
@@ -183,6 +220,7 @@ impl ReasonPass {
         }
         edge.kind |= k;
         edge.reasons = new;
+        let add = self.store.difference(new, old);
         self.update_pair(a, b, add);
         for u in 0..self.n {
             let s = self.pair[u * self.n + a];
@@ -196,7 +234,12 @@ impl ReasonPass {
 
     /// Extends the changed pair u ≺ x through R1 (explicit edges out of x), R2 and R3.
     fn process(&mut self, rules: &Rules, u: usize, x: usize) {
-        let s = self.pair[u * self.n + x];
+        let i = u * self.n + x;
+        let s = self.store.difference(self.pair[i], self.done[i]);
+        self.done[i] = self.pair[i];
+        if s == NONE {
+            return;
+        }
         for j in 0..self.out[x].len() {
             let e = &self.edges[self.out[x][j] as usize];
             let (v, es) = (e.to.index(), e.reasons);
@@ -256,13 +299,17 @@ impl ReasonPass {
             let s = self.store.set_of(&e.reason);
             self.update_edge(e.from.index(), e.to.index(), e.kind, s);
         }
-        while let Some(i) = self.queue.pop_front() {
+        while let Some(i) = self.pop() {
             if self.work > self.budget {
                 self.complete = false;
                 break;
             }
-            let i = i as usize;
-            self.queued[i / 64] &= !(1 << (i % 64));
+            if let (Some(slack), Some(best)) = (self.slack, self.store.shortest_refuted()) {
+                if self.low > best + slack {
+                    self.complete = false;
+                    break;
+                }
+            }
             self.process(rules, i / self.n, i % self.n);
         }
     }
@@ -304,7 +351,7 @@ impl EogBuilder {
         let want_reasons = cyclic || limits.reasons_without_cycle;
         if want_reasons && rules.n <= limits.max_reason_nodes {
             let t1 = Instant::now();
-            let mut p = ReasonPass::new(rules.n, limits.reasons_per_order, limits.work_budget);
+            let mut p = ReasonPass::new(rules.n, &limits);
             p.run(&rules);
             stats.reason_time = t1.elapsed();
             stats.work = p.work;
@@ -330,11 +377,8 @@ impl EogBuilder {
         } else {
             let mut reasons = Vec::new();
             if let Some(p) = &pass {
-                let mut all = Vec::new();
-                for u in 0..rules.n {
-                    all.extend_from_slice(p.store.members(p.reasons(u, u)));
-                }
-                p.store.minimize(&mut all, limits.max_result_reasons.max(1));
+                let mut all = p.store.refuted();
+                all.truncate(limits.max_result_reasons.max(1));
                 reasons = all.iter().map(|&r| p.store.lits(r).to_vec()).collect();
             }
             if reasons.is_empty() {

@@ -241,7 +241,7 @@ fn random_eogs_every_derived_order_reason_is_entailed() {
     for seed in 1000..1250 {
         let mut rng = Rng::new(seed);
         let mut g = random_eog(&mut rng, 7);
-        g.close(limits);
+        let cyclic = g.close(limits) != ClosureResult::NotSure;
         let firsts: Vec<Event> = (0..g.num_nodes())
             .map(|n| g.node(Node::new(n)).events[0])
             .collect();
@@ -251,7 +251,8 @@ fn random_eogs_every_derived_order_reason_is_entailed() {
                     continue;
                 }
                 let rs = g.order_reasons(a, b).expect("reason pass ran");
-                assert!(!rs.is_empty(), "seed {seed}: ordered pair without reasons");
+                // Orders derived only through a cycle keep no reason (they are useless).
+                assert!(cyclic || !rs.is_empty(), "seed {seed}: ordered pair without reasons");
                 for r in rs {
                     let sel = Selection::entailed_by(&g, &r);
                     let (na, nb) = (g.event(a).node, g.event(b).node);
@@ -808,4 +809,34 @@ fn debug_seed() {
     for p in g.po_edges() { println!("po {} -> {}", p.from, p.to); }
     let sel = Selection::entailed_by(&g, &[lit(103)]);
     println!("{sel:?}");
+}
+
+#[test]
+#[ignore]
+fn scale_probe() {
+    let n: usize = std::env::var("EOG_N").ok().and_then(|s| s.parse().ok()).unwrap_or(500);
+    let mut rng = Rng::new(7);
+    let mut g = execution_eog(&mut rng, n, 8, 24);
+    let reads: Vec<Event> = (0..g.num_events())
+        .map(Event::new)
+        .filter(|&e| g.event(e).access == Access::Read && g.event(e).block.is_none())
+        .collect();
+    let mut broken = 0;
+    while broken < 3 {
+        let r = reads[rng.below(reads.len())];
+        let (th, loc) = (g.event(r).thread, g.event(r).loc);
+        if let Some(w) = (r.index() + 1..g.num_events()).map(Event::new).find(|&w| {
+            let d = g.event(w);
+            d.thread == th && d.loc == loc && d.access == Access::Write
+        }) {
+            g.add_rf(w, r, lit(900_000 + broken));
+            broken += 1;
+        }
+    }
+    let start = Instant::now();
+    let res = close(&mut g);
+    println!("{:?} {:?}", start.elapsed(), g.stats());
+    if let ClosureResult::Infeasible { reasons } = res {
+        println!("{} reasons {:?}", reasons.len(), &reasons[..reasons.len().min(5)]);
+    }
 }
