@@ -35,7 +35,11 @@ impl Selection {
     pub fn entailed_by(g: &EogBuilder, reason: &[Lit]) -> Selection {
         // The literals that hold: the reason and the guards its links imply.
         let mut holds: Vec<Lit> = reason.to_vec();
-        let rf: Vec<bool> = g.rf_edges().iter().map(|r| reason.contains(&r.link)).collect();
+        let rf: Vec<bool> = g
+            .rf_edges()
+            .iter()
+            .map(|r| reason.contains(&r.link))
+            .collect();
         for (r, &on) in g.rf_edges().iter().zip(&rf) {
             if on {
                 holds.extend(g.event(r.write).guard);
@@ -43,7 +47,11 @@ impl Selection {
             }
         }
         let events: Vec<bool> = (0..g.num_events())
-            .map(|i| g.event(Event::new(i)).guard.is_none_or(|gl| holds.contains(&gl)))
+            .map(|i| {
+                g.event(Event::new(i))
+                    .guard
+                    .is_none_or(|gl| holds.contains(&gl))
+            })
             .collect();
         let n = g.num_events();
         let mut succ = vec![Vec::new(); n];

@@ -28,6 +28,7 @@ use cranelift_entity::EntityRef;
 use hashbrown::HashMap;
 use solver_glue::Lit;
 
+use super::explain::Explainer;
 use super::graph::{EogBuilder, Event, Node};
 use super::reach::{self, Reach};
 use super::reasons::{RSet, Reasons, NONE};
@@ -59,8 +60,8 @@ impl Default for ClosureLimits {
         ClosureLimits {
             reasons_per_order: 8,
             max_reason_len: 16,
-            reason_slack: std::env::var("EOG_SLACK").ok().and_then(|s| s.parse().ok()),
-            work_budget: 200_000_000,
+            reason_slack: None,
+            work_budget: 2_000_000,
             max_result_reasons: 256,
             max_reason_nodes: 8192,
             reasons_without_cycle: false,
@@ -103,6 +104,9 @@ pub struct ClosureStats {
     pub reason_time: Duration,
     /// Whether the reason pass ran to its fixpoint.
     pub reasons_complete: bool,
+    /// Reasons explained from the first pass's derivation log (when the reason pass was cut).
+    pub explained: usize,
+    pub explain_time: Duration,
     /// Whether the all-literals fallback reason was returned.
     pub fallback: bool,
 }
@@ -319,6 +323,26 @@ impl ReasonPass {
     }
 }
 
+/// Sorted, deduplicated, subset-minimal reasons, shortest first.
+fn antichain(mut reasons: Vec<Vec<Lit>>) -> Vec<Vec<Lit>> {
+    for r in reasons.iter_mut() {
+        r.sort_unstable();
+        r.dedup();
+    }
+    reasons.sort_unstable_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
+    reasons.dedup();
+    let mut kept: Vec<Vec<Lit>> = Vec::new();
+    for r in reasons {
+        if !kept
+            .iter()
+            .any(|k| k.iter().all(|l| r.binary_search(l).is_ok()))
+        {
+            kept.push(r);
+        }
+    }
+    kept
+}
+
 impl EogBuilder {
     /// Runs the closure and returns the verdict. The analysis is kept for
     /// [`EogBuilder::stats`], [`EogBuilder::ordered`], [`EogBuilder::order_reasons`] and
@@ -360,11 +384,14 @@ impl EogBuilder {
             stats.reason_sets_interned = p.store.num_sets();
             stats.r2_edges = p.edges.iter().filter(|e| e.kind & kind::R2 != 0).count();
             stats.r3_edges = p.edges.iter().filter(|e| e.kind & kind::R3 != 0).count();
+            // Both passes apply the same rules; the reason pass may leave out orders whose every
+            // derivation runs through a known cycle or needs a reason longer than the cap.
+            let exact = !cyclic && p.complete && !p.store.dropped_long;
             debug_assert!(
-                !p.complete
-                    || (0..rules.n)
-                        .all(|u| (0..rules.n)
-                            .all(|v| (p.reasons(u, v) != NONE) == reach.m.get(u, v))),
+                (0..rules.n).all(|u| (0..rules.n).all(|v| {
+                    let r = p.reasons(u, v) != NONE;
+                    r <= reach.m.get(u, v) && (!exact || r == reach.m.get(u, v))
+                })),
                 "reason pass and reachability pass disagree"
             );
             pass = Some(p);
@@ -375,12 +402,29 @@ impl EogBuilder {
         let result = if !cyclic {
             ClosureResult::NotSure
         } else {
-            let mut reasons = Vec::new();
+            let mut reasons: Vec<Vec<Lit>> = Vec::new();
             if let Some(p) = &pass {
-                let mut all = p.store.refuted();
-                all.truncate(limits.max_result_reasons.max(1));
-                reasons = all.iter().map(|&r| p.store.lits(r).to_vec()).collect();
+                reasons = p
+                    .store
+                    .refuted()
+                    .iter()
+                    .map(|&r| p.store.lits(r).to_vec())
+                    .collect();
             }
+            if !stats.reasons_complete {
+                // The reason pass was cut short or skipped: add reasons read back from the
+                // derivation log of the first pass, one per cycle.
+                let t2 = Instant::now();
+                let events = &self.events;
+                let guard = |e: Event| events[e].guard;
+                let mut ex = Explainer::new(&rules, &reach, &guard);
+                let explained = ex.cycles(limits.max_result_reasons.max(1));
+                stats.explained = explained.len();
+                stats.explain_time = t2.elapsed();
+                reasons.extend(explained);
+            }
+            reasons = antichain(reasons);
+            reasons.truncate(limits.max_result_reasons.max(1));
             if reasons.is_empty() {
                 stats.fallback = true;
                 reasons.push(self.all_literals());

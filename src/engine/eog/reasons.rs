@@ -37,6 +37,8 @@ pub(crate) struct Reasons {
     /// Longest reason built by `product`; longer ones are dropped (sound, they are weak
     /// clauses anyway, and their number grows combinatorially with length).
     max_len: usize,
+    /// Whether some reason was dropped for its length (then an order may keep no reason).
+    pub dropped_long: bool,
     reasons: PrimaryMap<ReasonId, ReasonData>,
     reason_index: HashMap<Box<[Lit]>, ReasonId>,
     sets: PrimaryMap<RSet, Box<[ReasonId]>>,
@@ -67,6 +69,7 @@ impl Reasons {
         let mut r = Reasons {
             k: k.max(1),
             max_len,
+            dropped_long: false,
             reasons: PrimaryMap::new(),
             reason_index: HashMap::new(),
             sets: PrimaryMap::new(),
@@ -130,10 +133,6 @@ impl Reasons {
 
     pub fn lits(&self, r: ReasonId) -> &[Lit] {
         &self.reasons[r].lits
-    }
-
-    pub fn members(&self, s: RSet) -> &[ReasonId] {
-        &self.sets[s]
     }
 
     pub fn num_reasons(&self) -> usize {
@@ -228,7 +227,10 @@ impl Reasons {
 
     /// Length of the shortest refuting reason found.
     pub fn shortest_refuted(&self) -> Option<usize> {
-        self.refuted.iter().map(|&r| self.reasons[r].lits.len()).min()
+        self.refuted
+            .iter()
+            .map(|&r| self.reasons[r].lits.len())
+            .min()
     }
 
     /// Whether `r` contains a refuting reason.
@@ -330,7 +332,11 @@ impl Reasons {
         cands.sort_unstable_by(|x, y| x.1.cmp(&y.1).then_with(|| slice(x).cmp(slice(y))));
         let mut kept: Vec<ReasonId> = Vec::new();
         for c in &cands {
-            if kept.len() == self.k || c.1 as usize > self.max_len {
+            if kept.len() == self.k {
+                break;
+            }
+            if c.1 as usize > self.max_len {
+                self.dropped_long = true;
                 break;
             }
             let lits = slice(c);

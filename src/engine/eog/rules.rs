@@ -42,6 +42,8 @@ pub(crate) struct BaseEdge {
     pub reason: Vec<Lit>,
     /// A po shortcut over guarded events: adds a shorter reason, never a new order.
     pub shortcut: bool,
+    /// The events it connects (po: source and target; rf: write and read).
+    pub events: (Event, Event),
 }
 
 /// Most events one po shortcut search visits from one event.
@@ -120,6 +122,7 @@ impl Rules {
                     kind: kind::PO,
                     reason: po_reason(p.from, p.to),
                     shortcut: false,
+                    events: (p.from, p.to),
                 });
             } else if a.pos >= b.pos {
                 self_conflicts.push((a.node, po_reason(p.from, p.to)));
@@ -151,6 +154,7 @@ impl Rules {
                         kind: kind::PO,
                         reason: po_reason(a, c),
                         shortcut: true,
+                        events: (a, c),
                     });
                 }
                 if cd.guard.is_some() && cd.guard != ad.guard {
@@ -206,6 +210,7 @@ impl Rules {
                 kind: kind::RF,
                 reason: vec![rf.link],
                 shortcut: false,
+                events: (rf.write, rf.read),
             });
         }
         for (_, reason) in self_conflicts.iter_mut() {

@@ -252,7 +252,10 @@ fn random_eogs_every_derived_order_reason_is_entailed() {
                 }
                 let rs = g.order_reasons(a, b).expect("reason pass ran");
                 // Orders derived only through a cycle keep no reason (they are useless).
-                assert!(cyclic || !rs.is_empty(), "seed {seed}: ordered pair without reasons");
+                assert!(
+                    cyclic || !rs.is_empty(),
+                    "seed {seed}: ordered pair without reasons"
+                );
                 for r in rs {
                     let sel = Selection::entailed_by(&g, &r);
                     let (na, nb) = (g.event(a).node, g.event(b).node);
@@ -291,6 +294,33 @@ fn random_eogs_with_small_k_stay_sound() {
             assert_reasons_sound(&g, &reasons, &format!("seed {seed} (K=1)"));
         }
     }
+}
+
+#[test]
+fn random_eogs_explained_reasons_are_sound() {
+    // Without the reason pass, reasons come from the derivation log of the first pass.
+    let limits = ClosureLimits {
+        max_reason_nodes: 0,
+        ..ClosureLimits::default()
+    };
+    let (mut found, mut total_len) = (0, 0);
+    for seed in 3000..3400 {
+        let mut rng = Rng::new(seed);
+        let mut g = random_eog(&mut rng, 9);
+        if let ClosureResult::Infeasible { reasons } = g.close(limits) {
+            assert!(!all_feasible(&g), "seed {seed}");
+            let stats = g.stats().expect("closed");
+            assert!(!stats.fallback && stats.explained > 0, "seed {seed}");
+            assert_reasons_sound(&g, &reasons, &format!("seed {seed} (explained)"));
+            found += reasons.len();
+            total_len += reasons.iter().map(Vec::len).sum::<usize>();
+        }
+    }
+    println!(
+        "explained {found} reasons, mean length {:.2}",
+        total_len as f64 / found as f64
+    );
+    assert!(found > 100);
 }
 
 // ----- atomic blocks -----------------------------------------------------------------------
@@ -801,20 +831,12 @@ fn scale_two_thousand_events() {
 }
 
 #[test]
-fn debug_seed() {
-    let mut rng = Rng::new(0);
-    let mut g = random_eog(&mut rng, 9);
-    let res = close(&mut g);
-    println!("{res:?}\n{}", g.to_dot());
-    for p in g.po_edges() { println!("po {} -> {}", p.from, p.to); }
-    let sel = Selection::entailed_by(&g, &[lit(103)]);
-    println!("{sel:?}");
-}
-
-#[test]
 #[ignore]
 fn scale_probe() {
-    let n: usize = std::env::var("EOG_N").ok().and_then(|s| s.parse().ok()).unwrap_or(500);
+    let n: usize = std::env::var("EOG_N")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(500);
     let mut rng = Rng::new(7);
     let mut g = execution_eog(&mut rng, n, 8, 24);
     let reads: Vec<Event> = (0..g.num_events())
@@ -837,6 +859,10 @@ fn scale_probe() {
     let res = close(&mut g);
     println!("{:?} {:?}", start.elapsed(), g.stats());
     if let ClosureResult::Infeasible { reasons } = res {
-        println!("{} reasons {:?}", reasons.len(), &reasons[..reasons.len().min(5)]);
+        println!(
+            "{} reasons {:?}",
+            reasons.len(),
+            &reasons[..reasons.len().min(5)]
+        );
     }
 }

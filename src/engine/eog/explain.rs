@@ -1,0 +1,191 @@
+//! Explanations: kernel reasons read back from the derivation log of the reason-free pass,
+//! one per explained cycle, for graphs where the full reason pass is too expensive or ran out
+//! of budget before finding a cycle reason.
+//!
+//! A cycle is a shortest path of logged edges from a conflict node back to itself. A base edge
+//! is explained by its own reason; an edge derived by R2/R3 by its link, the guard of the write
+//! the rule relied on, and the explanation of its premise order, which is a path of edges logged
+//! *before* it (timestamps strictly decrease, so explanations are well founded). Runs of po
+//! edges through shared events count only the guards of the run's two ends, since program
+//! order is static and transitive.
+
+use cranelift_entity::EntityRef;
+use hashbrown::HashMap;
+use solver_glue::Lit;
+
+use super::graph::{Event, Node};
+use super::reach::{Origin, Reach};
+use super::rules::{kind, Rules};
+
+/// Deepest chain of nested explanations before giving up on an edge.
+const MAX_DEPTH: usize = 800;
+
+pub(crate) struct Explainer<'a> {
+    rules: &'a Rules,
+    reach: &'a Reach,
+    guard: &'a dyn Fn(Event) -> Option<Lit>,
+    out: Vec<Vec<u32>>,
+    memo: HashMap<u32, Option<Vec<Lit>>>,
+    depth: usize,
+}
+
+impl<'a> Explainer<'a> {
+    pub fn new(
+        rules: &'a Rules,
+        reach: &'a Reach,
+        guard: &'a dyn Fn(Event) -> Option<Lit>,
+    ) -> Explainer<'a> {
+        let mut out = vec![Vec::new(); rules.n];
+        for (i, e) in reach.log.iter().enumerate() {
+            out[e.from.index()].push(i as u32);
+        }
+        Explainer {
+            rules,
+            reach,
+            guard,
+            out,
+            memo: HashMap::new(),
+            depth: 0,
+        }
+    }
+
+    /// Reasons of up to `max` cycles through different conflict nodes (`None` entries were
+    /// too deep to explain).
+    pub fn cycles(&mut self, max: usize) -> Vec<Vec<Lit>> {
+        let n = self.rules.n;
+        let mut covered = vec![false; n];
+        let mut reasons = Vec::new();
+        for (node, r) in &self.rules.self_conflicts {
+            covered[node.index()] = true;
+            reasons.push(r.clone());
+        }
+        for c in 0..n {
+            if reasons.len() >= max {
+                break;
+            }
+            if covered[c] || !self.reach.m.get(c, c) {
+                continue;
+            }
+            let Some(path) = self.path(c, c, u32::MAX) else {
+                continue;
+            };
+            for &e in &path {
+                covered[self.reach.log[e as usize].to.index()] = true;
+            }
+            if let Some(r) = self.path_reason(&path) {
+                reasons.push(r);
+            }
+        }
+        reasons
+    }
+
+    /// Shortest path of logged edges older than `before` from `p` to `q` (a cycle if p = q).
+    fn path(&self, p: usize, q: usize, before: u32) -> Option<Vec<u32>> {
+        let n = self.rules.n;
+        let mut via = vec![u32::MAX; n];
+        let mut queue = std::collections::VecDeque::from([p]);
+        while let Some(u) = queue.pop_front() {
+            for &e in &self.out[u] {
+                if e >= before {
+                    break;
+                }
+                let v = self.reach.log[e as usize].to.index();
+                if v == q {
+                    let mut path = vec![e];
+                    let mut x = u;
+                    while x != p {
+                        let back = via[x];
+                        path.push(back);
+                        x = self.reach.log[back as usize].from.index();
+                    }
+                    path.reverse();
+                    return Some(path);
+                }
+                if via[v] == u32::MAX && v != p {
+                    via[v] = e;
+                    queue.push_back(v);
+                }
+            }
+        }
+        None
+    }
+
+    fn path_reason(&mut self, path: &[u32]) -> Option<Vec<Lit>> {
+        let mut lits = Vec::new();
+        let mut run: Option<(Event, Event)> = None;
+        let flush = |run: &mut Option<(Event, Event)>, lits: &mut Vec<Lit>| {
+            if let Some((a, b)) = run.take() {
+                lits.extend((self.guard)(a));
+                lits.extend((self.guard)(b));
+            }
+        };
+        for &e in path {
+            let logged = self.reach.log[e as usize];
+            if let Origin::Base(i) = logged.origin {
+                let base = &self.rules.base[i as usize];
+                if base.kind & kind::PO != 0 {
+                    let (a, b) = base.events;
+                    run = match run {
+                        Some((start, end)) if end == a => Some((start, b)),
+                        _ => {
+                            flush(&mut run, &mut lits);
+                            Some((a, b))
+                        }
+                    };
+                    continue;
+                }
+            }
+            flush(&mut run, &mut lits);
+            lits.extend(self.edge_reason(e)?);
+        }
+        flush(&mut run, &mut lits);
+        Some(self.normalize(lits))
+    }
+
+    fn edge_reason(&mut self, e: u32) -> Option<Vec<Lit>> {
+        if let Some(r) = self.memo.get(&e) {
+            return r.clone();
+        }
+        let r = match self.reach.log[e as usize].origin {
+            Origin::Base(i) => Some(self.rules.base[i as usize].reason.clone()),
+            Origin::Rule { kind: k, rf, p, q } => {
+                if self.depth >= MAX_DEPTH {
+                    return None;
+                }
+                self.depth += 1;
+                let rf = &self.rules.rfs[rf as usize];
+                let writer = if k == kind::R2 { p } else { q };
+                let premise = self
+                    .path(p as usize, q as usize, e)
+                    .and_then(|path| self.path_reason(&path));
+                self.depth -= 1;
+                premise.map(|mut lits| {
+                    lits.push(rf.link);
+                    let alts = self
+                        .rules
+                        .writes_of(Node::new(writer as usize), rf.loc)
+                        .unwrap_or(&[]);
+                    lits.extend(alts.first().copied().flatten());
+                    self.normalize(lits)
+                })
+            }
+        };
+        self.memo.insert(e, r.clone());
+        r
+    }
+
+    /// Sorts, deduplicates and drops guards implied by a link in the same reason.
+    fn normalize(&self, mut lits: Vec<Lit>) -> Vec<Lit> {
+        lits.sort_unstable();
+        lits.dedup();
+        let implied: Vec<Lit> = self
+            .rules
+            .link_guards
+            .iter()
+            .filter(|(l, _)| lits.binary_search(l).is_ok())
+            .flat_map(|(_, gs)| gs.iter().copied())
+            .collect();
+        lits.retain(|l| !implied.contains(l));
+        lits
+    }
+}
