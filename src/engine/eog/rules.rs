@@ -49,6 +49,10 @@ pub(crate) struct BaseEdge {
 /// Most events one po shortcut search visits from one event.
 const SHORTCUT_REACH: usize = 256;
 
+/// Per location a node writes: the guard alternatives of those writes (`None` = unconditional,
+/// then the only entry).
+pub(crate) type NodeWrites = Vec<(Loc, Vec<Option<Lit>>)>;
+
 pub(crate) struct Rules {
     pub n: usize,
     pub base: Vec<BaseEdge>,
@@ -59,7 +63,7 @@ pub(crate) struct Rules {
     pub rf_out: SecondaryMap<Node, Vec<u32>>,
     /// Per node, per location it writes: the guard alternatives of those writes. `None` in
     /// the list means an unconditional write (then it is the only entry).
-    pub writes: SecondaryMap<Node, Vec<(Loc, Vec<Option<Lit>>)>>,
+    pub writes: SecondaryMap<Node, NodeWrites>,
     /// Conflicts inside single nodes: (node, reason).
     pub self_conflicts: Vec<(Node, Vec<Lit>)>,
     /// For each link literal, the guards it implies (of its write and its read).
@@ -69,9 +73,9 @@ pub(crate) struct Rules {
 impl Rules {
     pub fn lower(g: &EogBuilder) -> Rules {
         let n = g.nodes.len();
-        let mut writes: SecondaryMap<Node, Vec<(Loc, Vec<Option<Lit>>)>> = SecondaryMap::new();
+        let mut writes: SecondaryMap<Node, NodeWrites> = SecondaryMap::new();
         for (node, data) in g.nodes.iter() {
-            let mut per_loc: Vec<(Loc, Vec<Option<Lit>>)> = Vec::new();
+            let mut per_loc: NodeWrites = Vec::new();
             for &e in &data.events {
                 let ev = &g.events[e];
                 if ev.access != Access::Write {
