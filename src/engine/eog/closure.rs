@@ -61,7 +61,7 @@ impl Default for ClosureLimits {
             reasons_per_order: 8,
             max_reason_len: 16,
             reason_slack: None,
-            work_budget: 2_000_000,
+            work_budget: 500_000,
             max_result_reasons: 256,
             max_reason_nodes: 8192,
             reasons_without_cycle: false,

@@ -49,30 +49,21 @@ impl<'a> Explainer<'a> {
         }
     }
 
-    /// Reasons of up to `max` cycles through different conflict nodes (`None` entries were
-    /// too deep to explain).
+    /// Reasons of the shortest cycles through up to `max` conflict nodes (one each; cycles
+    /// too deep to explain are skipped), plus the conflicts inside atomic blocks.
     pub fn cycles(&mut self, max: usize) -> Vec<Vec<Lit>> {
-        let n = self.rules.n;
-        let mut covered = vec![false; n];
-        let mut reasons = Vec::new();
-        for (node, r) in &self.rules.self_conflicts {
-            covered[node.index()] = true;
-            reasons.push(r.clone());
-        }
-        for c in 0..n {
-            if reasons.len() >= max {
+        let mut reasons: Vec<Vec<Lit>> =
+            self.rules.self_conflicts.iter().map(|(_, r)| r.clone()).collect();
+        let mut tried = 0;
+        for c in 0..self.rules.n {
+            if tried >= max {
                 break;
             }
-            if covered[c] || !self.reach.m.get(c, c) {
+            if !self.reach.m.get(c, c) {
                 continue;
             }
-            let Some(path) = self.path(c, c, u32::MAX) else {
-                continue;
-            };
-            for &e in &path {
-                covered[self.reach.log[e as usize].to.index()] = true;
-            }
-            if let Some(r) = self.path_reason(&path) {
+            tried += 1;
+            if let Some(r) = self.path(c, c, u32::MAX).and_then(|p| self.path_reason(&p)) {
                 reasons.push(r);
             }
         }

@@ -652,6 +652,17 @@ fn running_example_first_counterexample() {
     assert_eq!(r.g.ordered(e["x5"], e["x2"]), Some(true));
     let dot = r.g.to_dot();
     assert!(dot.contains("color=red") && dot.contains("R3") && dot.contains("style=dashed"));
+    // The explanation path (no reason pass) finds sound reasons, here the same two.
+    let mut ex = running(&links);
+    let only_log = ClosureLimits {
+        max_reason_nodes: 0,
+        ..ClosureLimits::default()
+    };
+    let ClosureResult::Infeasible { reasons: explained } = ex.g.close(only_log) else {
+        panic!("explanations must refute pi_0 too");
+    };
+    assert_reasons_sound(&ex.g, &explained, "pi_0 explained");
+    assert_eq!(sorted(explained), expected);
     println!("{}", r.g.to_dot());
     println!("pi_0 stats: {:?}", r.g.stats());
 }
