@@ -52,8 +52,12 @@ impl<'a> Explainer<'a> {
     /// Reasons of the shortest cycles through up to `max` conflict nodes (one each; cycles
     /// too deep to explain are skipped), plus the conflicts inside atomic blocks.
     pub fn cycles(&mut self, max: usize) -> Vec<Vec<Lit>> {
-        let mut reasons: Vec<Vec<Lit>> =
-            self.rules.self_conflicts.iter().map(|(_, r)| r.clone()).collect();
+        let mut reasons: Vec<Vec<Lit>> = self
+            .rules
+            .self_conflicts
+            .iter()
+            .map(|(_, r)| r.clone())
+            .collect();
         let mut tried = 0;
         for c in 0..self.rules.n {
             if tried >= max {
@@ -63,7 +67,8 @@ impl<'a> Explainer<'a> {
                 continue;
             }
             tried += 1;
-            if let Some(r) = self.path(c, c, u32::MAX).and_then(|p| self.path_reason(&p)) {
+            let found = self.path(c, c, u32::MAX);
+            if let Some(r) = found.and_then(|p| self.path_reason(&p, u32::MAX)) {
                 reasons.push(r);
             }
         }
@@ -101,7 +106,42 @@ impl<'a> Explainer<'a> {
         None
     }
 
-    fn path_reason(&mut self, path: &[u32]) -> Option<Vec<Lit>> {
+    /// Replaces each hop of `path` by the parallel logged edge (older than `before`) with the
+    /// best explanation: a base edge if there is one, else the shortest reason.
+    fn best_hops(&mut self, path: &[u32], before: u32) -> Vec<u32> {
+        let mut hops = Vec::with_capacity(path.len());
+        for &e in path {
+            let (u, v) = {
+                let l = self.reach.log[e as usize];
+                (l.from.index(), l.to)
+            };
+            let parallel: Vec<u32> = self.out[u]
+                .iter()
+                .copied()
+                .take_while(|&x| x < before)
+                .filter(|&x| self.reach.log[x as usize].to == v)
+                .collect();
+            if parallel.len() <= 1
+                || parallel
+                    .iter()
+                    .any(|&x| matches!(self.reach.log[x as usize].origin, Origin::Base(_)))
+            {
+                hops.push(e);
+                continue;
+            }
+            let mut best = (usize::MAX, e);
+            for x in parallel {
+                if let Some(r) = self.edge_reason(x) {
+                    best = best.min((r.len(), x));
+                }
+            }
+            hops.push(best.1);
+        }
+        hops
+    }
+
+    fn path_reason(&mut self, path: &[u32], before: u32) -> Option<Vec<Lit>> {
+        let path = self.best_hops(path, before);
         let mut lits = Vec::new();
         let mut run: Option<(Event, Event)> = None;
         let flush = |run: &mut Option<(Event, Event)>, lits: &mut Vec<Lit>| {
@@ -110,7 +150,7 @@ impl<'a> Explainer<'a> {
                 lits.extend((self.guard)(b));
             }
         };
-        for &e in path {
+        for &e in &path {
             let logged = self.reach.log[e as usize];
             if let Origin::Base(i) = logged.origin {
                 let base = &self.rules.base[i as usize];
@@ -148,7 +188,7 @@ impl<'a> Explainer<'a> {
                 let writer = if k == kind::R2 { p } else { q };
                 let premise = self
                     .path(p as usize, q as usize, e)
-                    .and_then(|path| self.path_reason(&path));
+                    .and_then(|path| self.path_reason(&path, e));
                 self.depth -= 1;
                 premise.map(|mut lits| {
                     lits.push(rf.link);

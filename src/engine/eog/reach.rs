@@ -7,6 +7,7 @@
 //! operations and lets the closure skip reason tracking when there is no cycle.
 
 use cranelift_entity::EntityRef;
+use hashbrown::HashMap;
 
 use super::graph::Node;
 use super::rules::{kind, Rules};
@@ -85,6 +86,9 @@ impl Reach {
     }
 }
 
+/// Most alternative derivations of one ordered pair kept in the log.
+const MAX_ALTERNATIVES: u8 = 4;
+
 /// Saturates the base edges of `rules` under R1–R3.
 pub(crate) fn saturate(rules: &Rules) -> Reach {
     let n = rules.n;
@@ -104,8 +108,22 @@ pub(crate) fn saturate(rules: &Rules) -> Reach {
         .collect();
     let mut src = vec![0u64; m.words];
     let mut fresh: Vec<(usize, usize)> = Vec::new();
+    // Derivations of an already ordered pair add no order, but a few are kept in the log as
+    // alternative direct edges: explanations then pick the one with the shortest reason.
+    let mut alternatives: HashMap<(u32, u32), u8> = HashMap::new();
     while let Some((a, b, origin)) = queue.pop() {
         if m.get(a, b) {
+            if let Origin::Rule { .. } = origin {
+                let seen = alternatives.entry((a as u32, b as u32)).or_insert(0);
+                if *seen < MAX_ALTERNATIVES {
+                    *seen += 1;
+                    log.push(Logged {
+                        from: Node::new(a),
+                        to: Node::new(b),
+                        origin,
+                    });
+                }
+            }
             continue;
         }
         if let Origin::Rule { kind, .. } = origin {
