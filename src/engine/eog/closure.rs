@@ -51,6 +51,8 @@ pub struct ClosureLimits {
     /// Above this many nodes the reason pass (n² table) is skipped and an infeasible graph gets
     /// the all-literals reason.
     pub max_reason_nodes: usize,
+    /// Conflict nodes whose shortest cycle is explained when the reason pass is cut short.
+    pub explain_cycles: usize,
     /// Run the reason pass even when there is no cycle (to inspect orders and reasons).
     pub reasons_without_cycle: bool,
 }
@@ -64,6 +66,7 @@ impl Default for ClosureLimits {
             work_budget: 500_000,
             max_result_reasons: 256,
             max_reason_nodes: 8192,
+            explain_cycles: 64,
             reasons_without_cycle: false,
         }
     }
@@ -418,7 +421,7 @@ impl EogBuilder {
                 let events = &self.events;
                 let guard = |e: Event| events[e].guard;
                 let mut ex = Explainer::new(&rules, &reach, &guard);
-                let explained = ex.cycles(limits.max_result_reasons.max(1));
+                let explained = ex.cycles(limits.explain_cycles.max(1));
                 stats.explained = explained.len();
                 stats.explain_time = t2.elapsed();
                 reasons.extend(explained);

@@ -75,35 +75,54 @@ impl<'a> Explainer<'a> {
         reasons
     }
 
-    /// Shortest path of logged edges older than `before` from `p` to `q` (a cycle if p = q).
+    /// Cheapest path of logged edges older than `before` from `p` to `q` (a cycle if p = q).
+    /// A po edge costs 0, an rf edge 1 (its link), a derived edge 2 (a link and a premise), so
+    /// the path approximates the one with the fewest literals.
     fn path(&self, p: usize, q: usize, before: u32) -> Option<Vec<u32>> {
+        use std::cmp::Reverse;
         let n = self.rules.n;
+        let mut dist = vec![u32::MAX; n];
         let mut via = vec![u32::MAX; n];
-        let mut queue = std::collections::VecDeque::from([p]);
-        while let Some(u) = queue.pop_front() {
+        let mut heap = std::collections::BinaryHeap::from([Reverse((0u32, p))]);
+        dist[p] = 0;
+        let mut best: Option<(u32, u32, usize)> = None; // (cost, last edge, its source)
+        while let Some(Reverse((d, u))) = heap.pop() {
+            if d > dist[u] || best.is_some_and(|b| d >= b.0) {
+                continue;
+            }
             for &e in &self.out[u] {
                 if e >= before {
                     break;
                 }
-                let v = self.reach.log[e as usize].to.index();
+                let logged = &self.reach.log[e as usize];
+                let w = match logged.origin {
+                    Origin::Base(i) if self.rules.base[i as usize].kind & kind::PO != 0 => 0,
+                    Origin::Base(_) => 1,
+                    Origin::Rule { .. } => 2,
+                };
+                let (v, nd) = (logged.to.index(), d + w);
                 if v == q {
-                    let mut path = vec![e];
-                    let mut x = u;
-                    while x != p {
-                        let back = via[x];
-                        path.push(back);
-                        x = self.reach.log[back as usize].from.index();
+                    if best.is_none_or(|b| nd < b.0) {
+                        best = Some((nd, e, u));
                     }
-                    path.reverse();
-                    return Some(path);
+                    continue;
                 }
-                if via[v] == u32::MAX && v != p {
+                if v != p && nd < dist[v] {
+                    dist[v] = nd;
                     via[v] = e;
-                    queue.push_back(v);
+                    heap.push(Reverse((nd, v)));
                 }
             }
         }
-        None
+        let (_, last, mut x) = best?;
+        let mut path = vec![last];
+        while x != p {
+            let back = via[x];
+            path.push(back);
+            x = self.reach.log[back as usize].from.index();
+        }
+        path.reverse();
+        Some(path)
     }
 
     /// Replaces each hop of `path` by the parallel logged edge (older than `before`) with the

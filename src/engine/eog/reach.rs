@@ -113,16 +113,21 @@ pub(crate) fn saturate(rules: &Rules) -> Reach {
     let mut alternatives: HashMap<(u32, u32), u8> = HashMap::new();
     while let Some((a, b, origin)) = queue.pop() {
         if m.get(a, b) {
-            if let Origin::Rule { .. } = origin {
-                let seen = alternatives.entry((a as u32, b as u32)).or_insert(0);
-                if *seen < MAX_ALTERNATIVES {
+            // Base edges are always logged: they are the cheapest explanation of their pair.
+            let keep = match origin {
+                Origin::Base(_) => true,
+                Origin::Rule { .. } => {
+                    let seen = alternatives.entry((a as u32, b as u32)).or_insert(0);
                     *seen += 1;
-                    log.push(Logged {
-                        from: Node::new(a),
-                        to: Node::new(b),
-                        origin,
-                    });
+                    *seen <= MAX_ALTERNATIVES
                 }
+            };
+            if keep {
+                log.push(Logged {
+                    from: Node::new(a),
+                    to: Node::new(b),
+                    origin,
+                });
             }
             continue;
         }
