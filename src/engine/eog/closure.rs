@@ -1,26 +1,29 @@
 //! The closure of an EOG under R1–R3 with kernel reasons (Algorithms 1 and 2, implemented
 //! once), and its result.
 //!
-//! Two passes. First the reason-free bit-matrix fixpoint ([`super::reach`]) decides whether a
-//! cycle exists; without one the answer is `NotSure` and no reason is computed. With one, the
-//! reason pass recomputes the same fixpoint carrying, for every ordered node pair, its set of
-//! kernel reasons ([`super::reasons`]):
+//! First the reason-free bit-matrix fixpoint ([`super::reach`]) decides whether a cycle exists;
+//! without one the answer is `NotSure` and no reason is computed. With one, the reason pass
+//! recomputes the same fixpoint carrying, for every ordered node pair, its set of kernel
+//! reasons ([`super::reasons`]):
 //!
-//! * explicit edges are the base edges (po, rf) and the edges R2/R3 derive, each with its own
-//!   reason set;
+//! * explicit edges are the base edges (po, po shortcuts, rf) and the edges R2/R3 derive, each
+//!   with its own reason set;
 //! * R1 is applied left-linearly: the reasons of u ≺ v are those of u ≺ x times those of an
-//!   explicit edge x → v, which covers every path, so pairs never need to be combined with
-//!   pairs;
-//! * whenever a pair's reason set changes it is queued again (so reasons found late still reach
-//!   every order derived from it, unlike the printed Algorithm 2), and when an explicit edge
-//!   a → b changes, every known pair u ≺ a is extended through it;
-//! * R2/R3 conclusions also carry the guard of the write they rely on, because the write's
-//!   existence is a premise of the rule.
+//!   explicit edge x → v, which covers every path, so pairs are never combined with pairs;
+//! * a pair is queued again whenever its reason set changes and is then propagated with the
+//!   reasons it gained (so reasons found late still reach every order derived from it, unlike
+//!   the printed Algorithm 2); when an explicit edge a → b gains reasons, every known pair
+//!   u ≺ a is extended through it. Pairs are processed shortest new reason first;
+//! * R2/R3 conclusions also carry the guard of the write they rely on, because that write's
+//!   existence is a premise of the rule;
+//! * a reason of u ≺ u refutes the graph; every reason containing a refuting one is dropped
+//!   from then on, since whatever it derives would be subsumed in the result.
 //!
-//! Self pairs (u ≺ u) are recorded but not propagated: anything derived from a cycle has a
-//! reason that contains the cycle's own reason, which the final subsumption would remove.
-//! Work is bounded; if the bound cuts the reason pass before any cycle reason was found, the
-//! result falls back to one reason made of every literal of the graph (sound by Thm. 4.7).
+//! Everything dropped (beyond K per order, beyond the length cap, through a refuted reason, or
+//! after the work budget) only loses refinement strength, never soundness: every kept reason
+//! still entails its order. When the budget cuts the reason pass, reasons are also read back
+//! from the first pass's derivation log ([`super::explain`]); if even that yields nothing, the
+//! result is one reason made of every literal of the graph (sound by Theorem 4.7).
 
 use std::time::{Duration, Instant};
 
