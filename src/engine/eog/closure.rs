@@ -1,10 +1,10 @@
 //! The closure of an EOG under R1–R3 with kernel reasons (Algorithms 1 and 2, implemented
 //! once), and its result.
 //!
-//! First the reason-free bit-matrix fixpoint ([`super::reach`]) decides whether a cycle exists;
+//! First the reason-free bit-matrix fixpoint (`reach` module) decides whether a cycle exists;
 //! without one the answer is `NotSure` and no reason is computed. With one, the reason pass
 //! recomputes the same fixpoint carrying, for every ordered node pair, its set of kernel
-//! reasons ([`super::reasons`]):
+//! reasons (`reasons` module):
 //!
 //! * explicit edges are the base edges (po, po shortcuts, rf) and the edges R2/R3 derive, each
 //!   with its own reason set;
@@ -22,7 +22,7 @@
 //! Everything dropped (beyond K per order, beyond the length cap, through a refuted reason, or
 //! after the work budget) only loses refinement strength, never soundness: every kept reason
 //! still entails its order. When the budget cuts the reason pass, reasons are also read back
-//! from the first pass's derivation log ([`super::explain`]); if even that yields nothing, the
+//! from the first pass's derivation log (`explain` module); if even that yields nothing, the
 //! result is one reason made of every literal of the graph (sound by Theorem 4.7).
 
 use std::time::{Duration, Instant};
