@@ -150,6 +150,8 @@ pub(crate) struct ReasonPass {
     pub work: u64,
     budget: u64,
     slack: Option<usize>,
+    /// True while the base edges are entered (before any pair is processed).
+    seeding: bool,
     pub complete: bool,
 }
 
@@ -168,6 +170,7 @@ impl ReasonPass {
             work: 0,
             budget: limits.work_budget,
             slack: limits.reason_slack,
+            seeding: true,
             complete: true,
         }
     }
@@ -232,6 +235,10 @@ impl ReasonPass {
         edge.reasons = new;
         let add = self.store.difference(new, old);
         self.update_pair(a, b, add);
+        if self.seeding {
+            // No pair has been processed yet; each will meet this edge when it is.
+            return;
+        }
         for u in 0..self.n {
             let s = self.pair[u * self.n + a];
             if s != NONE && u != a {
@@ -309,6 +316,7 @@ impl ReasonPass {
             let s = self.store.set_of(&e.reason);
             self.update_edge(e.from.index(), e.to.index(), e.kind, s);
         }
+        self.seeding = false;
         while let Some(i) = self.pop() {
             if self.work > self.budget {
                 self.complete = false;
