@@ -51,8 +51,8 @@ pub struct ClosureLimits {
     pub work_budget: u64,
     /// Most reasons returned for an infeasible graph (shortest first).
     pub max_result_reasons: usize,
-    /// Above this many nodes the reason pass (n² table) is skipped and an infeasible graph gets
-    /// the all-literals reason.
+    /// Above this many nodes the reason pass (two n² tables of 4-byte ids: 72 MB at 3000) is
+    /// skipped and reasons come from the derivation log only.
     pub max_reason_nodes: usize,
     /// Conflict nodes whose shortest cycle is explained when the reason pass is cut short.
     pub explain_cycles: usize,
@@ -68,7 +68,7 @@ impl Default for ClosureLimits {
             reason_slack: None,
             work_budget: 500_000,
             max_result_reasons: 256,
-            max_reason_nodes: 8192,
+            max_reason_nodes: 3000,
             explain_cycles: 64,
             reasons_without_cycle: false,
         }
@@ -457,7 +457,8 @@ impl EogBuilder {
         self.analysis.as_ref().map(|a| &a.stats)
     }
 
-    /// Whether the last closure derived that `a`'s node precedes `b`'s node.
+    /// Whether the last closure derived that `a`'s node precedes `b`'s node (events of one
+    /// atomic block share a node, so they are ordered only if the graph has a cycle there).
     pub fn ordered(&self, a: Event, b: Event) -> Option<bool> {
         let an = self.analysis.as_ref()?;
         let (u, v) = (self.events[a].node.index(), self.events[b].node.index());
