@@ -134,23 +134,23 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    fn dfs(&mut self, placed: u64, last: &mut Vec<u32>) -> bool {
+    fn dfs(&mut self, placed: u64, last: &mut [u32]) -> bool {
         if placed.count_ones() as usize == self.nodes.len() {
             return true;
         }
-        if self.failed.contains(&(placed, last.clone())) {
+        if self.failed.contains(&(placed, last.to_vec())) {
             return false;
         }
         for i in 0..self.nodes.len() {
             if placed >> i & 1 == 1 {
                 continue;
             }
-            let mut next = last.clone();
+            let mut next = last.to_vec();
             if self.place(placed, i, &mut next) && self.dfs(placed | 1 << i, &mut next) {
                 return true;
             }
         }
-        self.failed.insert((placed, last.clone()));
+        self.failed.insert((placed, last.to_vec()));
         false
     }
 

@@ -1,34 +1,37 @@
 //! The closure of an EOG under R1–R3 with kernel reasons (Algorithms 1 and 2, implemented
 //! once), and its result.
 //!
-//! Two passes. First the reason-free bit-matrix fixpoint ([`super::reach`]) decides whether a
-//! cycle exists; without one the answer is `NotSure` and no reason is computed. With one, the
-//! reason pass recomputes the same fixpoint carrying, for every ordered node pair, its set of
-//! kernel reasons ([`super::reasons`]):
+//! First the reason-free bit-matrix fixpoint (`reach` module) decides whether a cycle exists;
+//! without one the answer is `NotSure` and no reason is computed. With one, the reason pass
+//! recomputes the same fixpoint carrying, for every ordered node pair, its set of kernel
+//! reasons (`reasons` module):
 //!
-//! * explicit edges are the base edges (po, rf) and the edges R2/R3 derive, each with its own
-//!   reason set;
+//! * explicit edges are the base edges (po, po shortcuts, rf) and the edges R2/R3 derive, each
+//!   with its own reason set;
 //! * R1 is applied left-linearly: the reasons of u ≺ v are those of u ≺ x times those of an
-//!   explicit edge x → v, which covers every path, so pairs never need to be combined with
-//!   pairs;
-//! * whenever a pair's reason set changes it is queued again (so reasons found late still reach
-//!   every order derived from it, unlike the printed Algorithm 2), and when an explicit edge
-//!   a → b changes, every known pair u ≺ a is extended through it;
-//! * R2/R3 conclusions also carry the guard of the write they rely on, because the write's
-//!   existence is a premise of the rule.
+//!   explicit edge x → v, which covers every path, so pairs are never combined with pairs;
+//! * a pair is queued again whenever its reason set changes and is then propagated with the
+//!   reasons it gained (so reasons found late still reach every order derived from it, unlike
+//!   the printed Algorithm 2); when an explicit edge a → b gains reasons, every known pair
+//!   u ≺ a is extended through it. Pairs are processed shortest new reason first;
+//! * R2/R3 conclusions also carry the guard of the write they rely on, because that write's
+//!   existence is a premise of the rule;
+//! * a reason of u ≺ u refutes the graph; every reason containing a refuting one is dropped
+//!   from then on, since whatever it derives would be subsumed in the result.
 //!
-//! Self pairs (u ≺ u) are recorded but not propagated: anything derived from a cycle has a
-//! reason that contains the cycle's own reason, which the final subsumption would remove.
-//! Work is bounded; if the bound cuts the reason pass before any cycle reason was found, the
-//! result falls back to one reason made of every literal of the graph (sound by Thm. 4.7).
+//! Everything dropped (beyond K per order, beyond the length cap, through a refuted reason, or
+//! after the work budget) only loses refinement strength, never soundness: every kept reason
+//! still entails its order. When the budget cuts the reason pass, reasons are also read back
+//! from the first pass's derivation log (`explain` module); if even that yields nothing, the
+//! result is one reason made of every literal of the graph (sound by Theorem 4.7).
 
-use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use cranelift_entity::EntityRef;
 use hashbrown::HashMap;
 use solver_glue::Lit;
 
+use super::explain::Explainer;
 use super::graph::{EogBuilder, Event, Node};
 use super::reach::{self, Reach};
 use super::reasons::{RSet, Reasons, NONE};
@@ -39,13 +42,20 @@ use super::rules::{kind, Rules};
 pub struct ClosureLimits {
     /// Reasons kept per order (K); the shortest are kept.
     pub reasons_per_order: usize,
+    /// Longest reason (in literals) the reason pass builds; longer ones are dropped.
+    pub max_reason_len: usize,
+    /// Once a cycle reason of length L is known, stop when every pending reason is longer than
+    /// L + slack (reasons are built roughly shortest first). `None`: run to the fixpoint.
+    pub reason_slack: Option<usize>,
     /// Reason compositions allowed in the reason pass.
     pub work_budget: u64,
     /// Most reasons returned for an infeasible graph (shortest first).
     pub max_result_reasons: usize,
-    /// Above this many nodes the reason pass (n² table) is skipped and an infeasible graph gets
-    /// the all-literals reason.
+    /// Above this many nodes the reason pass (two n² tables of 4-byte ids: 72 MB at 3000) is
+    /// skipped and reasons come from the derivation log only.
     pub max_reason_nodes: usize,
+    /// Conflict nodes whose shortest cycle is explained when the reason pass is cut short.
+    pub explain_cycles: usize,
     /// Run the reason pass even when there is no cycle (to inspect orders and reasons).
     pub reasons_without_cycle: bool,
 }
@@ -54,9 +64,12 @@ impl Default for ClosureLimits {
     fn default() -> Self {
         ClosureLimits {
             reasons_per_order: 8,
-            work_budget: 200_000_000,
+            max_reason_len: 16,
+            reason_slack: None,
+            work_budget: 500_000,
             max_result_reasons: 256,
-            max_reason_nodes: 8192,
+            max_reason_nodes: 3000,
+            explain_cycles: 64,
             reasons_without_cycle: false,
         }
     }
@@ -97,6 +110,9 @@ pub struct ClosureStats {
     pub reason_time: Duration,
     /// Whether the reason pass ran to its fixpoint.
     pub reasons_complete: bool,
+    /// Reasons explained from the first pass's derivation log (when the reason pass was cut).
+    pub explained: usize,
+    pub explain_time: Duration,
     /// Whether the all-literals fallback reason was returned.
     pub fallback: bool,
 }
@@ -125,42 +141,76 @@ pub(crate) struct ReasonPass {
     pub edges: Vec<Explicit>,
     edge_index: HashMap<(u32, u32), u32>,
     out: Vec<Vec<u32>>,
-    queue: VecDeque<u32>,
-    queued: Vec<u64>,
+    /// Reasons of each pair already propagated; a pair is processed with the difference.
+    done: Vec<RSet>,
+    /// Changed pairs, bucketed by the length of their shortest new reason: short reasons are
+    /// propagated first, so longer ones they subsume are rarely built.
+    buckets: Vec<Vec<u32>>,
+    low: usize,
     pub work: u64,
     budget: u64,
+    slack: Option<usize>,
+    /// True while the base edges are entered (before any pair is processed).
+    seeding: bool,
     pub complete: bool,
 }
 
 impl ReasonPass {
-    fn new(n: usize, k: usize, budget: u64) -> ReasonPass {
+    fn new(n: usize, limits: &ClosureLimits) -> ReasonPass {
         ReasonPass {
             n,
-            store: Reasons::new(k),
+            store: Reasons::new(limits.reasons_per_order, limits.max_reason_len),
             pair: vec![NONE; n * n],
             edges: Vec::new(),
             edge_index: HashMap::new(),
             out: vec![Vec::new(); n],
-            queue: VecDeque::new(),
-            queued: vec![0; (n * n).div_ceil(64)],
+            done: vec![NONE; n * n],
+            buckets: Vec::new(),
+            low: 0,
             work: 0,
-            budget,
+            budget: limits.work_budget,
+            slack: limits.reason_slack,
+            seeding: true,
             complete: true,
         }
     }
 
     fn update_pair(&mut self, u: usize, v: usize, add: RSet) {
         let i = u * self.n + v;
+        if u == v {
+            if add != NONE {
+                self.store.refute(add);
+                self.pair[i] = self.store.join(self.pair[i], add);
+            }
+            return;
+        }
         let old = self.pair[i];
         let new = self.store.join(old, add);
         if new == old {
             return;
         }
         self.pair[i] = new;
-        if u != v && self.queued[i / 64] >> (i % 64) & 1 == 0 {
-            self.queued[i / 64] |= 1 << (i % 64);
-            self.queue.push_back(i as u32);
+        let fresh = self.store.difference(new, old);
+        if fresh == NONE {
+            // Only refuted reasons were dropped.
+            return;
         }
+        let prio = self.store.shortest(fresh);
+        if self.buckets.len() <= prio {
+            self.buckets.resize(prio + 1, Vec::new());
+        }
+        self.buckets[prio].push(i as u32);
+        self.low = self.low.min(prio);
+    }
+
+    fn pop(&mut self) -> Option<usize> {
+        while self.low < self.buckets.len() {
+            if let Some(i) = self.buckets[self.low].pop() {
+                return Some(i as usize);
+            }
+            self.low += 1;
+        }
+        None
     }
 
     fn update_edge(&mut self, a: usize, b: usize, k: u8, add: RSet) {
@@ -183,7 +233,12 @@ impl ReasonPass {
         }
         edge.kind |= k;
         edge.reasons = new;
+        let add = self.store.difference(new, old);
         self.update_pair(a, b, add);
+        if self.seeding {
+            // No pair has been processed yet; each will meet this edge when it is.
+            return;
+        }
         for u in 0..self.n {
             let s = self.pair[u * self.n + a];
             if s != NONE && u != a {
@@ -196,7 +251,12 @@ impl ReasonPass {
 
     /// Extends the changed pair u ≺ x through R1 (explicit edges out of x), R2 and R3.
     fn process(&mut self, rules: &Rules, u: usize, x: usize) {
-        let s = self.pair[u * self.n + x];
+        let i = u * self.n + x;
+        let s = self.store.difference(self.pair[i], self.done[i]);
+        self.done[i] = self.pair[i];
+        if s == NONE {
+            return;
+        }
         for j in 0..self.out[x].len() {
             let e = &self.edges[self.out[x][j] as usize];
             let (v, es) = (e.to.index(), e.reasons);
@@ -256,13 +316,18 @@ impl ReasonPass {
             let s = self.store.set_of(&e.reason);
             self.update_edge(e.from.index(), e.to.index(), e.kind, s);
         }
-        while let Some(i) = self.queue.pop_front() {
+        self.seeding = false;
+        while let Some(i) = self.pop() {
             if self.work > self.budget {
                 self.complete = false;
                 break;
             }
-            let i = i as usize;
-            self.queued[i / 64] &= !(1 << (i % 64));
+            if let (Some(slack), Some(best)) = (self.slack, self.store.shortest_refuted()) {
+                if self.low > best + slack {
+                    self.complete = false;
+                    break;
+                }
+            }
             self.process(rules, i / self.n, i % self.n);
         }
     }
@@ -270,6 +335,26 @@ impl ReasonPass {
     pub fn reasons(&self, u: usize, v: usize) -> RSet {
         self.pair[u * self.n + v]
     }
+}
+
+/// Sorted, deduplicated, subset-minimal reasons, shortest first.
+fn antichain(mut reasons: Vec<Vec<Lit>>) -> Vec<Vec<Lit>> {
+    for r in reasons.iter_mut() {
+        r.sort_unstable();
+        r.dedup();
+    }
+    reasons.sort_unstable_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
+    reasons.dedup();
+    let mut kept: Vec<Vec<Lit>> = Vec::new();
+    for r in reasons {
+        if !kept
+            .iter()
+            .any(|k| k.iter().all(|l| r.binary_search(l).is_ok()))
+        {
+            kept.push(r);
+        }
+    }
+    kept
 }
 
 impl EogBuilder {
@@ -304,7 +389,7 @@ impl EogBuilder {
         let want_reasons = cyclic || limits.reasons_without_cycle;
         if want_reasons && rules.n <= limits.max_reason_nodes {
             let t1 = Instant::now();
-            let mut p = ReasonPass::new(rules.n, limits.reasons_per_order, limits.work_budget);
+            let mut p = ReasonPass::new(rules.n, &limits);
             p.run(&rules);
             stats.reason_time = t1.elapsed();
             stats.work = p.work;
@@ -313,11 +398,14 @@ impl EogBuilder {
             stats.reason_sets_interned = p.store.num_sets();
             stats.r2_edges = p.edges.iter().filter(|e| e.kind & kind::R2 != 0).count();
             stats.r3_edges = p.edges.iter().filter(|e| e.kind & kind::R3 != 0).count();
+            // Both passes apply the same rules; the reason pass may leave out orders whose every
+            // derivation runs through a known cycle or needs a reason longer than the cap.
+            let exact = !cyclic && p.complete && !p.store.dropped_long;
             debug_assert!(
-                !p.complete
-                    || (0..rules.n)
-                        .all(|u| (0..rules.n)
-                            .all(|v| (p.reasons(u, v) != NONE) == reach.m.get(u, v))),
+                (0..rules.n).all(|u| (0..rules.n).all(|v| {
+                    let r = p.reasons(u, v) != NONE;
+                    r <= reach.m.get(u, v) && (!exact || r == reach.m.get(u, v))
+                })),
                 "reason pass and reachability pass disagree"
             );
             pass = Some(p);
@@ -328,15 +416,29 @@ impl EogBuilder {
         let result = if !cyclic {
             ClosureResult::NotSure
         } else {
-            let mut reasons = Vec::new();
+            let mut reasons: Vec<Vec<Lit>> = Vec::new();
             if let Some(p) = &pass {
-                let mut all = Vec::new();
-                for u in 0..rules.n {
-                    all.extend_from_slice(p.store.members(p.reasons(u, u)));
-                }
-                p.store.minimize(&mut all, limits.max_result_reasons.max(1));
-                reasons = all.iter().map(|&r| p.store.lits(r).to_vec()).collect();
+                reasons = p
+                    .store
+                    .refuted()
+                    .iter()
+                    .map(|&r| p.store.lits(r).to_vec())
+                    .collect();
             }
+            if !stats.reasons_complete {
+                // The reason pass was cut short or skipped: add reasons read back from the
+                // derivation log of the first pass, one per cycle.
+                let t2 = Instant::now();
+                let events = &self.events;
+                let guard = |e: Event| events[e].guard;
+                let mut ex = Explainer::new(&rules, &reach, &guard);
+                let explained = ex.cycles(limits.explain_cycles.max(1));
+                stats.explained = explained.len();
+                stats.explain_time = t2.elapsed();
+                reasons.extend(explained);
+            }
+            reasons = antichain(reasons);
+            reasons.truncate(limits.max_result_reasons.max(1));
             if reasons.is_empty() {
                 stats.fallback = true;
                 reasons.push(self.all_literals());
@@ -355,7 +457,8 @@ impl EogBuilder {
         self.analysis.as_ref().map(|a| &a.stats)
     }
 
-    /// Whether the last closure derived that `a`'s node precedes `b`'s node.
+    /// Whether the last closure derived that `a`'s node precedes `b`'s node (events of one
+    /// atomic block share a node, so they are ordered only if the graph has a cycle there).
     pub fn ordered(&self, a: Event, b: Event) -> Option<bool> {
         let an = self.analysis.as_ref()?;
         let (u, v) = (self.events[a].node.index(), self.events[b].node.index());

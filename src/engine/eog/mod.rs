@@ -9,6 +9,7 @@
 
 pub mod closure;
 pub mod dot;
+mod explain;
 pub mod graph;
 mod reach;
 mod reasons;

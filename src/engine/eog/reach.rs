@@ -7,6 +7,7 @@
 //! operations and lets the closure skip reason tracking when there is no cycle.
 
 use cranelift_entity::EntityRef;
+use hashbrown::HashMap;
 
 use super::graph::Node;
 use super::rules::{kind, Rules};
@@ -51,11 +52,32 @@ impl BitMatrix {
     }
 }
 
+/// Why an edge was inserted.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Origin {
+    /// `rules.base[i]`.
+    Base(u32),
+    /// R2 or R3 applied to cross rf `rf` and the order p ≺ q (R2: p is the other write's
+    /// node, q the reading node; R3: p is the writing node, q the other write's node).
+    Rule { kind: u8, rf: u32, p: u32, q: u32 },
+}
+
+/// An edge that added orders, in insertion order (its index is its timestamp).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Logged {
+    pub from: Node,
+    pub to: Node,
+    pub origin: Origin,
+}
+
 /// Result of the reason-free closure.
 pub(crate) struct Reach {
     pub m: BitMatrix,
     /// Edges derived by R2/R3 that added something: (from, to, kind).
     pub derived: Vec<(Node, Node, u8)>,
+    /// Every edge that added something, with its origin: the premises of each derived edge
+    /// were ordered by edges logged before it, which is what explanations walk back along.
+    pub log: Vec<Logged>,
 }
 
 impl Reach {
@@ -63,6 +85,9 @@ impl Reach {
         (0..self.m.n).any(|u| self.m.get(u, u))
     }
 }
+
+/// Most alternative derivations of one ordered pair kept in the log.
+const MAX_ALTERNATIVES: u8 = 4;
 
 /// Saturates the base edges of `rules` under R1–R3.
 pub(crate) fn saturate(rules: &Rules) -> Reach {
@@ -72,22 +97,48 @@ pub(crate) fn saturate(rules: &Rules) -> Reach {
     for (node, _) in &rules.self_conflicts {
         m.set(node.index(), node.index());
     }
-    let mut queue: Vec<(usize, usize, u8)> = rules
+    let mut log = Vec::new();
+    let mut queue: Vec<(usize, usize, Origin)> = rules
         .base
         .iter()
+        .enumerate()
         .rev()
-        .filter(|e| !e.shortcut)
-        .map(|e| (e.from.index(), e.to.index(), e.kind))
+        .filter(|(_, e)| !e.shortcut)
+        .map(|(i, e)| (e.from.index(), e.to.index(), Origin::Base(i as u32)))
         .collect();
     let mut src = vec![0u64; m.words];
     let mut fresh: Vec<(usize, usize)> = Vec::new();
-    while let Some((a, b, k)) = queue.pop() {
+    // Derivations of an already ordered pair add no order, but a few are kept in the log as
+    // alternative direct edges: explanations then pick the one with the shortest reason.
+    let mut alternatives: HashMap<(u32, u32), u8> = HashMap::new();
+    while let Some((a, b, origin)) = queue.pop() {
         if m.get(a, b) {
+            // Base edges are always logged: they are the cheapest explanation of their pair.
+            let keep = match origin {
+                Origin::Base(_) => true,
+                Origin::Rule { .. } => {
+                    let seen = alternatives.entry((a as u32, b as u32)).or_insert(0);
+                    *seen += 1;
+                    *seen <= MAX_ALTERNATIVES
+                }
+            };
+            if keep {
+                log.push(Logged {
+                    from: Node::new(a),
+                    to: Node::new(b),
+                    origin,
+                });
+            }
             continue;
         }
-        if k & (kind::R2 | kind::R3) != 0 {
-            derived.push((Node::new(a), Node::new(b), k));
+        if let Origin::Rule { kind, .. } = origin {
+            derived.push((Node::new(a), Node::new(b), kind));
         }
+        log.push(Logged {
+            from: Node::new(a),
+            to: Node::new(b),
+            origin,
+        });
         src.copy_from_slice(m.row(b));
         src[b / 64] |= 1 << (b % 64);
         for u in 0..n {
@@ -109,11 +160,11 @@ pub(crate) fn saturate(rules: &Rules) -> Reach {
             fire(rules, u, v, &mut queue);
         }
     }
-    Reach { m, derived }
+    Reach { m, derived, log }
 }
 
 /// R2/R3 triggered by the new order u ≺ v.
-fn fire(rules: &Rules, u: usize, v: usize, queue: &mut Vec<(usize, usize, u8)>) {
+fn fire(rules: &Rules, u: usize, v: usize, queue: &mut Vec<(usize, usize, Origin)>) {
     if u == v {
         return;
     }
@@ -122,14 +173,26 @@ fn fire(rules: &Rules, u: usize, v: usize, queue: &mut Vec<(usize, usize, u8)>) 
     for &i in &rules.rf_in[vn] {
         let rf = &rules.rfs[i as usize];
         if rf.w != un && rules.writes_of(un, rf.loc).is_some() {
-            queue.push((u, rf.w.index(), kind::R2));
+            let origin = Origin::Rule {
+                kind: kind::R2,
+                rf: i,
+                p: u as u32,
+                q: v as u32,
+            };
+            queue.push((u, rf.w.index(), origin));
         }
     }
     // R3: w ◁ r with w in u, v writes var(w), v ≠ node(r) ⇒ node(r) ≺ v.
     for &i in &rules.rf_out[un] {
         let rf = &rules.rfs[i as usize];
         if rf.r != vn && rules.writes_of(vn, rf.loc).is_some() {
-            queue.push((rf.r.index(), v, kind::R3));
+            let origin = Origin::Rule {
+                kind: kind::R3,
+                rf: i,
+                p: u as u32,
+                q: v as u32,
+            };
+            queue.push((rf.r.index(), v, origin));
         }
     }
 }

@@ -34,18 +34,27 @@ struct ReasonData {
 
 pub(crate) struct Reasons {
     k: usize,
+    /// Longest reason built by `product`; longer ones are dropped (sound, they are weak
+    /// clauses anyway, and their number grows combinatorially with length).
+    max_len: usize,
+    /// Whether some reason was dropped for its length (then an order may keep no reason).
+    pub dropped_long: bool,
     reasons: PrimaryMap<ReasonId, ReasonData>,
     reason_index: HashMap<Box<[Lit]>, ReasonId>,
     sets: PrimaryMap<RSet, Box<[ReasonId]>>,
     set_index: HashMap<Box<[ReasonId]>, RSet>,
-    union_cache: HashMap<(ReasonId, ReasonId), ReasonId>,
     join_cache: HashMap<(RSet, RSet), RSet>,
     product_cache: HashMap<(RSet, RSet), RSet>,
     scratch: Vec<ReasonId>,
     lit_scratch: Vec<Lit>,
+    cand_scratch: Vec<(u32, u32, u64)>,
     /// Literals implied by a literal (a link implies both guards); dropped from any reason
     /// that holds the implying literal, which leaves the conjunction unchanged.
     implied: HashMap<Lit, Vec<Lit>>,
+    /// Reasons known to make the graph infeasible (an antichain). Any reason containing one is
+    /// useless: whatever it derives has a reason the final subsumption removes. Dropping such
+    /// reasons early stops reasons from growing around cycles.
+    refuted: Vec<ReasonId>,
 }
 
 fn sig_of(lits: &[Lit]) -> u64 {
@@ -55,20 +64,23 @@ fn sig_of(lits: &[Lit]) -> u64 {
 }
 
 impl Reasons {
-    /// A store keeping at most `k` (≥ 1) reasons per set.
-    pub fn new(k: usize) -> Reasons {
+    /// A store keeping at most `k` (≥ 1) reasons per set, each of at most `max_len` literals.
+    pub fn new(k: usize, max_len: usize) -> Reasons {
         let mut r = Reasons {
             k: k.max(1),
+            max_len,
+            dropped_long: false,
             reasons: PrimaryMap::new(),
             reason_index: HashMap::new(),
             sets: PrimaryMap::new(),
             set_index: HashMap::new(),
-            union_cache: HashMap::new(),
             join_cache: HashMap::new(),
             product_cache: HashMap::new(),
             scratch: Vec::new(),
             lit_scratch: Vec::new(),
+            cand_scratch: Vec::new(),
             implied: HashMap::new(),
+            refuted: Vec::new(),
         };
         let empty = r.reason(&[]);
         let none = r.intern_set(Vec::new());
@@ -91,17 +103,7 @@ impl Reasons {
     }
 
     fn intern_reason(&mut self, mut sorted: Vec<Lit>) -> ReasonId {
-        if !self.implied.is_empty() {
-            let mut drop: Vec<Lit> = Vec::new();
-            for l in &sorted {
-                if let Some(gs) = self.implied.get(l) {
-                    drop.extend_from_slice(gs);
-                }
-            }
-            if !drop.is_empty() {
-                sorted.retain(|l| !drop.contains(l));
-            }
-        }
+        self.strip_implied(&mut sorted, 0);
         if let Some(&id) = self.reason_index.get(sorted.as_slice()) {
             return id;
         }
@@ -133,10 +135,6 @@ impl Reasons {
         &self.reasons[r].lits
     }
 
-    pub fn members(&self, s: RSet) -> &[ReasonId] {
-        &self.sets[s]
-    }
-
     pub fn num_reasons(&self) -> usize {
         self.reasons.len()
     }
@@ -150,52 +148,38 @@ impl Reasons {
         if a == b {
             return true;
         }
-        let (ra, rb) = (&self.reasons[a], &self.reasons[b]);
-        if ra.lits.len() > rb.lits.len() || ra.sig & !rb.sig != 0 {
+        let rb = &self.reasons[b];
+        self.subset_of_slice(a, &rb.lits, rb.sig)
+    }
+
+    /// `a ⊆ lits` where `sig` is the signature of the sorted `lits`.
+    fn subset_of_slice(&self, a: ReasonId, lits: &[Lit], sig: u64) -> bool {
+        let ra = &self.reasons[a];
+        if ra.lits.len() > lits.len() || ra.sig & !sig != 0 {
             return false;
         }
-        let mut it = rb.lits.iter();
+        let mut it = lits.iter();
         ra.lits.iter().all(|x| it.any(|y| y == x))
     }
 
-    fn union(&mut self, a: ReasonId, b: ReasonId) -> ReasonId {
-        if self.subset(a, b) {
-            return b;
-        }
-        if self.subset(b, a) {
+    /// Members of `a` that are not members of `b`.
+    pub fn difference(&mut self, a: RSet, b: RSet) -> RSet {
+        if b == NONE {
             return a;
         }
-        let key = if a < b { (a, b) } else { (b, a) };
-        if let Some(&u) = self.union_cache.get(&key) {
-            return u;
-        }
-        let mut v = std::mem::take(&mut self.lit_scratch);
-        v.clear();
-        let (la, lb) = (&self.reasons[a].lits, &self.reasons[b].lits);
-        let (mut i, mut j) = (0, 0);
-        while i < la.len() && j < lb.len() {
-            match la[i].cmp(&lb[j]) {
-                std::cmp::Ordering::Less => {
-                    v.push(la[i]);
-                    i += 1;
-                }
-                std::cmp::Ordering::Greater => {
-                    v.push(lb[j]);
-                    j += 1;
-                }
-                std::cmp::Ordering::Equal => {
-                    v.push(la[i]);
-                    i += 1;
-                    j += 1;
-                }
-            }
-        }
-        v.extend_from_slice(&la[i..]);
-        v.extend_from_slice(&lb[j..]);
-        let u = self.intern_reason(v.clone());
-        self.lit_scratch = v;
-        self.union_cache.insert(key, u);
-        u
+        let members: Vec<ReasonId> = self.sets[a]
+            .iter()
+            .copied()
+            .filter(|r| !self.sets[b].contains(r))
+            .collect();
+        self.intern_set(members)
+    }
+
+    /// Length of the shortest reason in `s` (sets are sorted shortest first).
+    pub fn shortest(&self, s: RSet) -> usize {
+        self.sets[s]
+            .first()
+            .map_or(usize::MAX, |&r| self.reasons[r].lits.len())
     }
 
     /// Reduces candidates to the subset-minimal ones, shortest first, at most `cap`.
@@ -219,8 +203,53 @@ impl Reasons {
         cands.truncate(kept);
     }
 
+    /// Records the reasons of `s` as refuting the graph. Returns whether one was new.
+    pub fn refute(&mut self, s: RSet) -> bool {
+        let mut changed = false;
+        for i in 0..self.sets[s].len() {
+            let r = self.sets[s][i];
+            if self.is_refuted(r) {
+                continue;
+            }
+            let mut kept = std::mem::take(&mut self.refuted);
+            kept.retain(|&q| !self.subset(r, q));
+            kept.push(r);
+            self.refuted = kept;
+            changed = true;
+        }
+        if changed {
+            // Cached results may hold reasons that are now known to be useless.
+            self.join_cache.clear();
+            self.product_cache.clear();
+        }
+        changed
+    }
+
+    /// Length of the shortest refuting reason found.
+    pub fn shortest_refuted(&self) -> Option<usize> {
+        self.refuted
+            .iter()
+            .map(|&r| self.reasons[r].lits.len())
+            .min()
+    }
+
+    /// Whether `r` contains a refuting reason.
+    pub fn is_refuted(&self, r: ReasonId) -> bool {
+        self.refuted.iter().any(|&q| self.subset(q, r))
+    }
+
+    /// The refuting reasons found, shortest first.
+    pub fn refuted(&self) -> Vec<ReasonId> {
+        let mut v = self.refuted.clone();
+        self.minimize(&mut v, usize::MAX);
+        v
+    }
+
     fn finish(&mut self, mut cands: Vec<ReasonId>) -> RSet {
         let k = self.k;
+        if !self.refuted.is_empty() {
+            cands.retain(|&r| !self.is_refuted(r));
+        }
         self.minimize(&mut cands, k);
         let s = self.intern_set(cands.clone());
         cands.clear();
@@ -264,18 +293,89 @@ impl Reasons {
         if let Some(&s) = self.product_cache.get(&key) {
             return s;
         }
-        let mut cands = std::mem::take(&mut self.scratch);
+        // Candidates live in a flat buffer and are interned only if they survive, so the
+        // many unions that subsumption discards cost no memory.
+        let mut buf = std::mem::take(&mut self.lit_scratch);
+        let mut cands = std::mem::take(&mut self.cand_scratch);
+        buf.clear();
         cands.clear();
-        for i in 0..self.sets[a].len() {
-            for j in 0..self.sets[b].len() {
-                let (x, y) = (self.sets[a][i], self.sets[b][j]);
-                let u = self.union(x, y);
-                cands.push(u);
+        for &x in self.sets[a].iter() {
+            for &y in self.sets[b].iter() {
+                let start = buf.len();
+                let (lx, ly) = (&self.reasons[x].lits, &self.reasons[y].lits);
+                let (mut i, mut j) = (0, 0);
+                while i < lx.len() && j < ly.len() {
+                    match lx[i].cmp(&ly[j]) {
+                        std::cmp::Ordering::Less => {
+                            buf.push(lx[i]);
+                            i += 1;
+                        }
+                        std::cmp::Ordering::Greater => {
+                            buf.push(ly[j]);
+                            j += 1;
+                        }
+                        std::cmp::Ordering::Equal => {
+                            buf.push(lx[i]);
+                            i += 1;
+                            j += 1;
+                        }
+                    }
+                }
+                buf.extend_from_slice(&lx[i..]);
+                buf.extend_from_slice(&ly[j..]);
+                self.strip_implied(&mut buf, start);
+                let sig = sig_of(&buf[start..]);
+                cands.push((start as u32, (buf.len() - start) as u32, sig));
             }
         }
-        let s = self.finish(cands);
+        let slice = |c: &(u32, u32, u64)| &buf[c.0 as usize..(c.0 + c.1) as usize];
+        cands.sort_unstable_by(|x, y| x.1.cmp(&y.1).then_with(|| slice(x).cmp(slice(y))));
+        let mut kept: Vec<ReasonId> = Vec::new();
+        for c in &cands {
+            if kept.len() == self.k {
+                break;
+            }
+            if c.1 as usize > self.max_len {
+                self.dropped_long = true;
+                break;
+            }
+            let lits = slice(c);
+            let covered = |r: &ReasonId| self.subset_of_slice(*r, lits, c.2);
+            if self.refuted.iter().any(covered) || kept.iter().any(covered) {
+                continue;
+            }
+            let r = self.intern_reason(lits.to_vec());
+            kept.push(r);
+        }
+        let s = self.intern_set(kept);
+        self.lit_scratch = buf;
+        self.cand_scratch = cands;
         self.product_cache.insert(key, s);
         s
+    }
+
+    /// Drops from `buf[start..]` the literals implied by another literal there.
+    fn strip_implied(&self, buf: &mut Vec<Lit>, start: usize) {
+        if self.implied.is_empty() {
+            return;
+        }
+        let mut drop: Vec<Lit> = Vec::new();
+        for l in &buf[start..] {
+            if let Some(gs) = self.implied.get(l) {
+                drop.extend_from_slice(gs);
+            }
+        }
+        if drop.is_empty() {
+            return;
+        }
+        let mut w = start;
+        for r in start..buf.len() {
+            if !drop.contains(&buf[r]) {
+                buf[w] = buf[r];
+                w += 1;
+            }
+        }
+        buf.truncate(w);
     }
 
     /// The set of reasons `{lits}` for one literal set.
@@ -303,7 +403,7 @@ mod tests {
 
     #[test]
     fn join_keeps_only_minimal_reasons() {
-        let mut r = Reasons::new(8);
+        let mut r = Reasons::new(8, usize::MAX);
         let a = r.set_of(&[l(1), l(2)]);
         let b = r.set_of(&[l(1)]);
         let c = r.set_of(&[l(3)]);
@@ -316,7 +416,7 @@ mod tests {
 
     #[test]
     fn product_unions_pairs_and_drops_subsumed() {
-        let mut r = Reasons::new(8);
+        let mut r = Reasons::new(8, usize::MAX);
         let a = r.set_of(&[l(1)]);
         let a2 = r.set_of(&[l(2), l(3)]);
         let a = r.join(a, a2);
@@ -330,7 +430,7 @@ mod tests {
 
     #[test]
     fn cap_keeps_the_shortest() {
-        let mut r = Reasons::new(2);
+        let mut r = Reasons::new(2, usize::MAX);
         let mut s = NONE;
         for lits in [vec![l(1), l(2), l(3)], vec![l(4)], vec![l(5), l(6)]] {
             let x = r.set_of(&lits);
@@ -341,7 +441,7 @@ mod tests {
 
     #[test]
     fn implied_literals_are_dropped() {
-        let mut r = Reasons::new(8);
+        let mut r = Reasons::new(8, usize::MAX);
         r.add_implication(l(10), &[l(1), l(2)]);
         let a = r.set_of(&[l(1), l(3)]);
         let b = r.set_of(&[l(10)]);
@@ -351,7 +451,7 @@ mod tests {
 
     #[test]
     fn subset_respects_literal_polarity() {
-        let mut r = Reasons::new(8);
+        let mut r = Reasons::new(8, usize::MAX);
         let a = r.reason(&[l(1)]);
         let b = r.reason(&[l(-1), l(2)]);
         assert!(!r.subset(a, b));

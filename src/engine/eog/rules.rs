@@ -42,10 +42,16 @@ pub(crate) struct BaseEdge {
     pub reason: Vec<Lit>,
     /// A po shortcut over guarded events: adds a shorter reason, never a new order.
     pub shortcut: bool,
+    /// The events it connects (po: source and target; rf: write and read).
+    pub events: (Event, Event),
 }
 
 /// Most events one po shortcut search visits from one event.
 const SHORTCUT_REACH: usize = 256;
+
+/// Per location a node writes: the guard alternatives of those writes (`None` = unconditional,
+/// then the only entry).
+pub(crate) type NodeWrites = Vec<(Loc, Vec<Option<Lit>>)>;
 
 pub(crate) struct Rules {
     pub n: usize,
@@ -57,7 +63,7 @@ pub(crate) struct Rules {
     pub rf_out: SecondaryMap<Node, Vec<u32>>,
     /// Per node, per location it writes: the guard alternatives of those writes. `None` in
     /// the list means an unconditional write (then it is the only entry).
-    pub writes: SecondaryMap<Node, Vec<(Loc, Vec<Option<Lit>>)>>,
+    pub writes: SecondaryMap<Node, NodeWrites>,
     /// Conflicts inside single nodes: (node, reason).
     pub self_conflicts: Vec<(Node, Vec<Lit>)>,
     /// For each link literal, the guards it implies (of its write and its read).
@@ -67,9 +73,9 @@ pub(crate) struct Rules {
 impl Rules {
     pub fn lower(g: &EogBuilder) -> Rules {
         let n = g.nodes.len();
-        let mut writes: SecondaryMap<Node, Vec<(Loc, Vec<Option<Lit>>)>> = SecondaryMap::new();
+        let mut writes: SecondaryMap<Node, NodeWrites> = SecondaryMap::new();
         for (node, data) in g.nodes.iter() {
-            let mut per_loc: Vec<(Loc, Vec<Option<Lit>>)> = Vec::new();
+            let mut per_loc: NodeWrites = Vec::new();
             for &e in &data.events {
                 let ev = &g.events[e];
                 if ev.access != Access::Write {
@@ -120,6 +126,7 @@ impl Rules {
                     kind: kind::PO,
                     reason: po_reason(p.from, p.to),
                     shortcut: false,
+                    events: (p.from, p.to),
                 });
             } else if a.pos >= b.pos {
                 self_conflicts.push((a.node, po_reason(p.from, p.to)));
@@ -151,6 +158,7 @@ impl Rules {
                         kind: kind::PO,
                         reason: po_reason(a, c),
                         shortcut: true,
+                        events: (a, c),
                     });
                 }
                 if cd.guard.is_some() && cd.guard != ad.guard {
@@ -206,6 +214,7 @@ impl Rules {
                 kind: kind::RF,
                 reason: vec![rf.link],
                 shortcut: false,
+                events: (rf.write, rf.read),
             });
         }
         for (_, reason) in self_conflicts.iter_mut() {
