@@ -77,12 +77,7 @@ impl Symex<'_, '_, '_> {
             },
             ExprKind::AddrOf(place) => self.address_of(place, s, g),
             ExprKind::FuncAddr(f) => {
-                let Some(&o) = self.func_obj.get(f) else {
-                    return unsupported(format!(
-                        "address of function {} without a body",
-                        self.prog.funcs[*f].name
-                    ));
-                };
+                let o = self.func_object(*f)?;
                 Ok(self.enc.bv_const(bits, self.mem.pointer(o, 0)))
             }
             ExprKind::Unary(op, a) => {

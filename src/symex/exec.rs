@@ -33,9 +33,7 @@ pub(super) struct Symex<'a, 'b, 's> {
     pub enc: &'b mut Encoder<'s>,
     pub eq: Equation,
     pub mem: Memory,
-    pub global_obj: HashMap<VarId, ObjId>,
     pub local_obj: HashMap<VarKey, ObjId>,
-    pub func_obj: HashMap<FuncId, ObjId>,
     /// Lock state of each mutex, keyed by the mutex's address.
     pub locks: HashMap<(ObjId, u64), Location>,
     /// While the initialisers run, memory is this map (cell → value) instead of events.
@@ -54,11 +52,11 @@ pub(super) struct Symex<'a, 'b, 's> {
     pub event_info: SecondaryMap<encoder::Event, EventInfo>,
     pub checks: Vec<Check>,
     pub nondets: Vec<NondetInput>,
-    /// Heap objects and address-taken locals made during execution, by their key.
-    pub dynamic: Vec<(ObjKey, ObjId)>,
-    /// Objects already known from an earlier run (so that pointers read from shared memory
-    /// can designate objects that threads executed later will make).
-    known: HashMap<ObjKey, ObjId>,
+    /// The identity of each object (index = object number; none for NULL).
+    pub idents: Vec<Option<ObjIdent>>,
+    /// Objects by identity; objects known from an earlier run are made first, so that
+    /// pointers read from shared memory can designate objects made later in this run.
+    pub id_of: HashMap<ObjIdent, ObjId>,
     occurrences: HashMap<(u32, ObjTag), u32>,
     /// A pointer with a computed object part has been dereferenced.
     pub sym_deref: bool,
@@ -73,35 +71,36 @@ pub(super) struct Symex<'a, 'b, 's> {
     pub accessors: HashMap<ObjId, Option<u32>>,
     /// A thread other than its owner accessed a private object: the run is not exact.
     pub private_broken: bool,
-    static_objects: usize,
 }
 
 /// An object's identity across runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ObjIdent {
-    /// Functions and globals, made first and in a fixed order.
-    Static(ObjId),
+    Global(VarId),
+    /// A function whose address is taken.
+    Func(FuncId),
     Dynamic(ObjKey),
 }
 
 /// What a run learns for the next one.
 #[derive(Clone, Debug, Default)]
 pub struct Knowledge {
-    /// Dynamic objects, so pointers read from memory can designate them from the start.
-    pub objects: Vec<(ObjKey, Object)>,
+    /// Objects in the order they were made, so pointers read from memory can designate
+    /// them from the start.
+    pub objects: Vec<(ObjIdent, Object)>,
     /// Objects only one thread accesses, with its number.
     pub private: Vec<(ObjIdent, u32)>,
 }
 
 /// What a dynamic object is made for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ObjTag {
     Heap(u32),
     Local(VarId),
 }
 
 /// Identifies a dynamic object across runs: the thread, what makes it, and which occurrence.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ObjKey {
     pub thread: u32,
     pub tag: ObjTag,
@@ -127,9 +126,7 @@ pub fn run(
         enc,
         eq,
         mem: Memory::new(ptr_bits),
-        global_obj: HashMap::new(),
         local_obj: HashMap::new(),
-        func_obj: HashMap::new(),
         locks: HashMap::new(),
         init_mode: true,
         init_vals: HashMap::new(),
@@ -145,8 +142,8 @@ pub fn run(
         event_info: SecondaryMap::new(),
         checks: Vec::new(),
         nondets: Vec::new(),
-        dynamic: Vec::new(),
-        known: HashMap::new(),
+        idents: vec![None],
+        id_of: HashMap::new(),
         occurrences: HashMap::new(),
         sym_deref: false,
         missed_objects: false,
@@ -155,25 +152,11 @@ pub fn run(
         private_init: HashMap::new(),
         accessors: HashMap::new(),
         private_broken: false,
-        static_objects: 0,
     };
-    sx.make_static_objects()?;
-    sx.static_objects = sx.mem.objects.len();
-    for (ident, owner) in &knowledge.private {
-        if let ObjIdent::Static(o) = ident {
-            sx.private_owner.insert(*o, *owner);
-        }
-    }
-    for (key, obj) in &knowledge.objects {
+    for (ident, obj) in &knowledge.objects {
         let mut o = obj.clone();
         o.cells.clear();
-        let id = sx.mem.add(o).or_else(unsupported)?;
-        sx.known.insert(*key, id);
-        // Registered now, so that an access by another thread before the owner makes the
-        // object is seen as breaking its privacy.
-        if let Some(&owner) = sx.private_by_ident.get(&ObjIdent::Dynamic(*key)) {
-            sx.private_owner.insert(id, owner);
-        }
+        sx.new_object(*ident, o)?;
     }
 
     // The initialisers run before main, on memory that is not yet shared.
@@ -191,35 +174,27 @@ pub fn run(
     }
     sx.finish_init_writes();
     let objects = sx
-        .dynamic
+        .idents
         .iter()
-        .map(|&(k, id)| {
-            let mut o = sx.mem.objects[id].clone();
+        .enumerate()
+        .filter_map(|(i, id)| {
+            let mut o = sx.mem.objects[ObjId::new(i)].clone();
             o.cells.clear();
-            (k, o)
+            id.map(|id| (id, o))
         })
-        .collect();
-    let ident: HashMap<ObjId, ObjIdent> = sx
-        .dynamic
-        .iter()
-        .map(|&(k, id)| (id, ObjIdent::Dynamic(k)))
         .collect();
     let mut private: Vec<(ObjIdent, u32)> = sx
         .accessors
         .iter()
         .filter_map(|(&o, &who)| {
             let owner = who?;
-            let id = if o.index() < sx.static_objects {
-                ObjIdent::Static(o)
-            } else {
-                *ident.get(&o)?
-            };
+            let id = sx.idents[o.index()]?;
             // Mutex objects keep their lock events: only plain data becomes private.
             let has_lock = sx.locks.keys().any(|&(lo, _)| lo == o);
             (!has_lock).then_some((id, owner))
         })
         .collect();
-    private.sort_by_key(|(i, _)| format!("{i:?}"));
+    private.sort();
     Ok(SymexOutput {
         knowledge: Knowledge { objects, private },
         rerun: sx.missed_objects || sx.private_broken,
@@ -232,61 +207,82 @@ pub fn run(
 }
 
 impl Symex<'_, '_, '_> {
-    fn make_static_objects(&mut self) -> Result<(), SymexError> {
-        for (f, func) in self.prog.funcs.iter() {
-            if func.body.is_none() {
-                continue;
-            }
-            let id = self
-                .mem
-                .add(Object {
-                    name: func.name.clone(),
-                    kind: ObjKind::Function(f),
-                    size: 0,
-                    leaves: Some(Vec::new()),
-                    init: InitValue::Zero,
-                    cells: Default::default(),
-                })
-                .or_else(unsupported)?;
-            self.func_obj.insert(f, id);
+    /// Makes an object with its identity (or finds the one an earlier run made known).
+    pub fn object(
+        &mut self,
+        ident: ObjIdent,
+        make: impl FnOnce(&Self) -> Result<Object, SymexError>,
+    ) -> Result<ObjId, SymexError> {
+        if let Some(&id) = self.id_of.get(&ident) {
+            return Ok(id);
         }
-        for (v, var) in self.prog.globals() {
-            if var.thread_local {
-                if var.address_taken {
-                    return unsupported(format!(
-                        "address of thread-local variable {}",
-                        var.source_name
-                    ));
-                }
-                continue;
-            }
-            let obj =
-                self.object_for_type(&var.name, var.ty, ObjKind::Global, InitValue::Static)?;
-            self.global_obj.insert(v, obj);
+        if self.sym_deref {
+            self.missed_objects = true;
         }
-        Ok(())
+        let obj = make(self)?;
+        self.new_object(ident, obj)
     }
 
-    pub fn object_for_type(
-        &mut self,
+    fn new_object(&mut self, ident: ObjIdent, obj: Object) -> Result<ObjId, SymexError> {
+        let id = self.mem.add(obj).or_else(unsupported)?;
+        self.idents.push(Some(ident));
+        self.id_of.insert(ident, id);
+        // Registered now, so that an access by another thread before the owner makes the
+        // object is seen as breaking its privacy.
+        if let Some(&owner) = self.private_by_ident.get(&ident) {
+            self.private_owner.insert(id, owner);
+        }
+        Ok(id)
+    }
+
+    /// The object of a function whose address is taken.
+    pub fn func_object(&mut self, f: FuncId) -> Result<ObjId, SymexError> {
+        let func = &self.prog.funcs[f];
+        if func.body.is_none() {
+            return unsupported(format!("address of function {} without a body", func.name));
+        }
+        self.object(ObjIdent::Func(f), |sx| {
+            Ok(Object {
+                name: sx.prog.funcs[f].name.clone(),
+                kind: ObjKind::Function(f),
+                size: 0,
+                leaves: Some(Vec::new()),
+                init: InitValue::Zero,
+                cells: Default::default(),
+            })
+        })
+    }
+
+    /// Functions whose address was taken so far, with their objects.
+    fn func_objects(&self) -> Vec<(FuncId, ObjId)> {
+        let mut v: Vec<(FuncId, ObjId)> = self
+            .id_of
+            .iter()
+            .filter_map(|(i, &o)| match i {
+                ObjIdent::Func(f) => Some((*f, o)),
+                _ => None,
+            })
+            .collect();
+        v.sort();
+        v
+    }
+
+    pub fn object_template(
+        &self,
         name: &str,
         ty: crate::ir::TypeId,
         kind: ObjKind,
         init: InitValue,
-    ) -> Result<ObjId, SymexError> {
+    ) -> Object {
         let types = &self.prog.types;
-        let size = types.size_of(ty).unwrap_or(0);
-        let leaves = super::memory::leaves(types, ty).ok();
-        self.mem
-            .add(Object {
-                name: name.to_string(),
-                kind,
-                size,
-                leaves,
-                init,
-                cells: Default::default(),
-            })
-            .or_else(unsupported)
+        Object {
+            name: name.to_string(),
+            kind,
+            size: types.size_of(ty).unwrap_or(0),
+            leaves: super::memory::leaves(types, ty).ok(),
+            init,
+            cells: Default::default(),
+        }
     }
 
     /// Registers a new thread instance to run later.
@@ -643,8 +639,7 @@ impl Symex<'_, '_, '_> {
         s: &mut State,
     ) -> Result<Vec<(FuncId, Lit)>, SymexError> {
         let v = self.eval_scalar(e, s, None)?;
-        let mut funcs: Vec<(FuncId, ObjId)> = self.func_obj.iter().map(|(&f, &o)| (f, o)).collect();
-        funcs.sort();
+        let funcs = self.func_objects();
         let mut out = Vec::new();
         let mut hits = Vec::new();
         for (f, o) in funcs {
@@ -923,9 +918,10 @@ impl Symex<'_, '_, '_> {
         // A symbolic mutex pointer: any object of the program at any offset where a lock is
         // known, or where an object holds a pthread_mutex_t (its start).
         let mut keys: Vec<(ObjId, u64)> = self.locks.keys().copied().collect();
-        for (&v, &o) in &self.global_obj {
-            let _ = v;
-            keys.push((o, 0));
+        for (i, &o) in &self.id_of {
+            if matches!(i, ObjIdent::Global(_)) {
+                keys.push((o, 0));
+            }
         }
         keys.sort();
         keys.dedup();
@@ -1092,8 +1088,19 @@ impl Symex<'_, '_, '_> {
 
     /// The object of a memory variable (made on first use for address-taken locals).
     pub fn obj_of_var(&mut self, v: VarId) -> Result<ObjId, SymexError> {
-        if let Some(&o) = self.global_obj.get(&v) {
-            return Ok(o);
+        let var = &self.prog.vars[v];
+        if var.is_global() {
+            if var.thread_local {
+                return unsupported(format!(
+                    "address of thread-local variable {}",
+                    var.source_name
+                ));
+            }
+            let name = var.name.clone();
+            let ty = var.ty;
+            return self.object(ObjIdent::Global(v), |sx| {
+                Ok(sx.object_template(&name, ty, ObjKind::Global, InitValue::Static))
+            });
         }
         let key = (self.frame, v);
         if let Some(&o) = self.local_obj.get(&key) {
@@ -1124,25 +1131,11 @@ impl Symex<'_, '_, '_> {
             occurrence: *occ,
         };
         *occ += 1;
-        let id = match self.known.get(&key) {
-            Some(&id) => {
-                let o = &mut self.mem.objects[id];
-                if o.size != obj.size {
-                    return unsupported("object whose size differs between runs");
-                }
-                id
-            }
-            None => {
-                if self.sym_deref {
-                    self.missed_objects = true;
-                }
-                self.mem.add(obj).or_else(unsupported)?
-            }
-        };
-        if let Some(&owner) = self.private_by_ident.get(&ObjIdent::Dynamic(key)) {
-            self.private_owner.insert(id, owner);
+        let size = obj.size;
+        let id = self.object(ObjIdent::Dynamic(key), |_| Ok(obj))?;
+        if self.mem.objects[id].size != size {
+            return unsupported("object whose size differs between runs");
         }
-        self.dynamic.push((key, id));
         Ok(id)
     }
 
