@@ -25,6 +25,8 @@ pub(super) struct ThreadInst {
     pub done: Lit,
     /// Its return value (pointer width).
     pub ret: BitVec,
+    /// The thread that created it (none for main).
+    pub parent: Option<usize>,
 }
 
 pub(super) struct Symex<'a, 'b, 's> {
@@ -309,6 +311,7 @@ impl Symex<'_, '_, '_> {
             arg,
             done,
             ret,
+            parent: (!self.threads.is_empty()).then_some(self.cur_number as usize),
         });
         self.todo.push_back(number as usize);
         Ok(number)
@@ -708,15 +711,21 @@ impl Symex<'_, '_, '_> {
                     }
                 };
                 let bits = self.prog.types.bits(handle.ty);
-                let mut hv = self.enc.bv_fresh(bits);
+                // The handle only matters where the path's guard holds: the last candidate is
+                // the default, so a direct create stores a constant.
+                let mut hv: Option<BitVec> = None;
                 let atomic = s.atomic.map(|a| a.0);
-                for (f, g) in entries {
+                for (f, g) in entries.into_iter().rev() {
                     let child = self.eq.add_thread();
                     self.eq.add_create(self.cur, child, g, atomic);
                     let number = self.spawn(child, f, Some(a.clone()), g, self.loc)?;
                     let k = self.enc.bv_const(bits, number as u64);
-                    hv = self.enc.bv_ite(g, &k, &hv);
+                    hv = Some(match hv {
+                        None => k,
+                        Some(other) => self.enc.bv_ite(g, &k, &other),
+                    });
                 }
+                let hv = hv.unwrap_or_else(|| self.enc.bv_fresh(bits));
                 let g = s.guard;
                 self.write_place(handle, Val::Scalar(hv), g, s)?;
             }
@@ -842,6 +851,15 @@ impl Symex<'_, '_, '_> {
         self.write_place(dst, v, g, s)
     }
 
+    fn ancestors(&self, mut t: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        while let Some(p) = self.threads[t].parent {
+            out.push(p);
+            t = p;
+        }
+        out
+    }
+
     fn join(
         &mut self,
         thread: &Expr,
@@ -854,8 +872,11 @@ impl Symex<'_, '_, '_> {
         let mut oks = Vec::new();
         let mut hits = Vec::new();
         let mut rets: Vec<(Lit, BitVec)> = Vec::new();
+        let ancestors = self.ancestors(self.cur_number as usize);
         for k in 0..self.threads.len() {
-            if k as u32 == self.cur_number {
+            // A thread never joins itself or a thread that created it: such a join would wait
+            // for its own end. Those values are reported below as unresolved.
+            if k as u32 == self.cur_number || ancestors.contains(&k) {
                 continue;
             }
             let kc = self.enc.bv_const(v.width(), k as u64);
