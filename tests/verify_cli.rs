@@ -86,8 +86,13 @@ fn other_properties_and_bad_requests() {
     write_task(&dir, "ILP32", "no-overflow.prp");
     let (code, out, _) = verify(&dir, &["t.yml"]);
     assert_eq!((code, last(&out)), (5, "UNKNOWN (unsupported property)"));
-    let (code, out, _) = verify(&dir, &["--property", "no-overflow.prp", "p.c"]);
+    let (code, out, _) = verify(&dir, &["--property", "no-overflow.prp", "--json", "p.c"]);
     assert_eq!((code, last(&out)), (5, "UNKNOWN (unsupported property)"));
+    let v: serde_json::Value = serde_json::from_str(&out[0]).unwrap();
+    assert_eq!(
+        (&v["verdict"], &v["reason"]),
+        (&"UNKNOWN".into(), &"unsupported property".into())
+    );
 
     let (code, out, err) = verify(&dir, &["missing.yml"]);
     assert_eq!(code, 3);
@@ -385,6 +390,44 @@ fn compare_size_and_dot() {
     assert!(
         err.contains("no counterexample was refuted by a cycle"),
         "{err}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// `outer` creates `inner`: the witness has `inner` created by `outer`'s thread, after
+/// `outer` itself is created by main.
+const NESTED: &str = "#include <pthread.h>\nextern void reach_error(void);\nint x;\n\
+    void *inner(void *a) { x = 5; return 0; }\n\
+    void *outer(void *a) { pthread_t t; pthread_create(&t, 0, inner, 0); return 0; }\n\
+    int main(void) { pthread_t t; pthread_create(&t, 0, outer, 0);\n\
+    if (x == 5) reach_error(); return 0; }\n";
+
+#[test]
+fn witness_of_a_thread_created_by_a_thread() {
+    let dir = scratch("nested");
+    std::fs::write(dir.join("nest.c"), NESTED).unwrap();
+    let assumptions = check_violation_witness(&dir, &dir.join("nest.c"), &["outer", "inner"]);
+    assert_eq!(assumptions, ["x == 5;"]);
+    let text = std::fs::read_to_string(dir.join("w.graphml")).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let creates: Vec<(String, u32, String)> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("edge"))
+        .filter_map(|e| {
+            let child = data(e, "createThread")?;
+            Some((
+                data(e, "threadId")?.to_string(),
+                data(e, "startline")?.parse().ok()?,
+                child.to_string(),
+            ))
+        })
+        .collect();
+    assert_eq!(
+        creates,
+        [
+            ("0".to_string(), 6, "1".to_string()),
+            ("1".to_string(), 5, "2".to_string())
+        ]
     );
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -76,8 +76,7 @@ pub fn run(args: &VerifyArgs) -> u8 {
         }
     };
     if request.property != Property::UnreachCall {
-        println!("UNKNOWN (unsupported property)");
-        return exit::UNKNOWN;
+        return early_unknown(args, "unsupported property");
     }
     // The user's flag wins, then the task's data model; LP64 for a plain program.
     let data_model = args
@@ -94,8 +93,7 @@ pub fn run(args: &VerifyArgs) -> u8 {
             Ok(Ok(p)) => p,
             Ok(Err(e)) => {
                 if e.is_unsupported() {
-                    println!("UNKNOWN ({e})");
-                    return exit::UNKNOWN;
+                    return early_unknown(args, &e.to_string());
                 }
                 eprintln!("yogar: {e}");
                 return e.exit_code();
@@ -135,6 +133,19 @@ pub fn run(args: &VerifyArgs) -> u8 {
         outcome: &outcome,
     };
     result.print()
+}
+
+/// An UNKNOWN decided before any engine ran (with its JSON object under `--json`).
+fn early_unknown(args: &VerifyArgs, reason: &str) -> u8 {
+    if args.json {
+        println!(
+            "{}",
+            json!({"verdict": "UNKNOWN", "reason": reason, "unwind_bound": null,
+                   "statistics": {}, "trace": null})
+        );
+    }
+    println!("UNKNOWN ({reason})");
+    exit::UNKNOWN
 }
 
 /// Run the engine at the bound `unwind` gives, or at deepening bounds for `auto`: the bound
