@@ -48,9 +48,13 @@ pub enum DataModel {
 pub struct VerifyArgs {
     /// The program (.c or .i) or an SV-COMP task definition (.yml).
     pub file: PathBuf,
-    /// Unwind every loop (and recursion) this many times.
-    #[arg(long, value_name = "N")]
-    pub unwind: Option<u32>,
+    /// Unwind every loop (and recursion) this many times, or `auto` (the default): deepen the
+    /// bound 1, 2, 3, 4, 6, 8, 12, 16, ... until a verdict or the time limit.
+    #[arg(long, value_name = "N|auto", value_parser = parse_unwind)]
+    pub unwind: Option<Unwind>,
+    /// The SV-COMP property file (`.prp`); only unreach-call is checked.
+    #[arg(long, value_name = "FILE")]
+    pub property: Option<PathBuf>,
     /// Verification engine.
     #[arg(long, value_enum, default_value_t = EngineName::Yogar)]
     pub engine: EngineName,
@@ -66,6 +70,15 @@ pub struct VerifyArgs {
     /// Give up after this many seconds (UNKNOWN (timeout)).
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+    /// Limit the address space to this many MiB (UNKNOWN (out of memory) when exceeded).
+    #[arg(long, value_name = "MB")]
+    pub memlimit: Option<u64>,
+    /// Also build the monolithic scheduling constraint to report its size (with --stats).
+    #[arg(long)]
+    pub compare_size: bool,
+    /// Write the event order graph of the last counterexample refuted by a cycle (Graphviz).
+    #[arg(long, value_name = "FILE")]
+    pub dot: Option<PathBuf>,
     /// Print statistics (formula size, refinements, time split).
     #[arg(long)]
     pub stats: bool,
@@ -87,12 +100,36 @@ pub struct VerifyArgs {
     pub check_refinements: bool,
 }
 
+/// The `--unwind` value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Unwind {
+    /// Deepen the bound until a verdict.
+    Auto,
+    Fixed(u32),
+}
+
+fn parse_unwind(s: &str) -> Result<Unwind, String> {
+    if s == "auto" {
+        return Ok(Unwind::Auto);
+    }
+    s.parse()
+        .map(Unwind::Fixed)
+        .map_err(|_| format!("'{s}' is neither a number nor 'auto'"))
+}
+
 impl VerifyArgs {
     pub fn data_model(&self) -> DataModel {
+        self.explicit_data_model().unwrap_or(DataModel::Lp64)
+    }
+
+    /// The data model given by `--32`/`--64`, if any.
+    pub fn explicit_data_model(&self) -> Option<DataModel> {
         if self.ilp32 {
-            DataModel::Ilp32
+            Some(DataModel::Ilp32)
+        } else if self.lp64 {
+            Some(DataModel::Lp64)
         } else {
-            DataModel::Lp64
+            None
         }
     }
 }

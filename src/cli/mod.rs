@@ -1,16 +1,18 @@
 //! Command line: argument definitions and one module per subcommand.
 
 mod args;
+mod memlimit;
 mod parse;
 mod sat;
 mod show_ir;
 mod verify;
+mod witness_out;
 
 use std::process::ExitCode;
 
 use clap::Parser;
 
-pub use args::{Cli, Command, DataModel, EngineName, ParseArgs, SatArgs, VerifyArgs};
+pub use args::{Cli, Command, DataModel, EngineName, ParseArgs, SatArgs, Unwind, VerifyArgs};
 
 use crate::exit;
 

@@ -36,6 +36,11 @@ pub struct Trace {
     pub violation_thread: u32,
     /// Thread number → (entry function, creation site).
     pub threads: Vec<(String, Loc)>,
+    /// Thread number → the number of the thread that created it (main: 0).
+    pub parents: Vec<u32>,
+    /// Thread number → whether the trace's execution creates it (its `pthread_create` is
+    /// reached under the model).
+    pub created: Vec<bool>,
 }
 
 impl Trace {
@@ -89,12 +94,26 @@ impl Trace {
             .iter()
             .map(|t| (prog.funcs[t.entry].name.clone(), t.loc))
             .collect();
+        // The equation records who created whom; main has no create edge.
+        let parents = out
+            .threads
+            .iter()
+            .map(|t| {
+                eq.creates
+                    .iter()
+                    .find(|c| c.child == t.thread)
+                    .map_or(0, |c| number(c.parent))
+            })
+            .collect();
+        let created = out.threads.iter().map(|t| enc.value(t.guard)).collect();
         Trace {
             events,
             inputs,
             violation_loc: failed.loc,
             violation_thread: number(failed.thread),
             threads,
+            parents,
+            created,
         }
     }
 
