@@ -1,0 +1,110 @@
+//! Differential test: the Yogar and the monolithic engine must never disagree (one TRUE, the
+//! other FALSE) on the shared SV-COMP tasks, and neither may contradict the expected verdict.
+//! A deterministic sample of the tasks (every 10th row of tasks.csv) runs with a short time
+//! limit; tasks where an engine gives no verdict in time are skipped. The full comparison is
+//! `make bench ARGS="--all --limit 60"`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+
+fn svb() -> Option<PathBuf> {
+    if let Ok(p) = std::env::var("SVB") {
+        return Some(PathBuf::from(p));
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    ["../shared/sv-benchmarks", "../../shared/sv-benchmarks"]
+        .iter()
+        .map(|r| root.join(r))
+        .find(|p| p.join("tasks.csv").exists())
+}
+
+fn verdict(engine: &str, task: &Path) -> Option<bool> {
+    let out = Command::new(env!("CARGO_BIN_EXE_yogar"))
+        .args([
+            "verify",
+            "--unwind",
+            "2",
+            "--timeout",
+            "5",
+            "--engine",
+            engine,
+        ])
+        .arg(task)
+        .output()
+        .expect("yogar runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let last = stdout.lines().last().unwrap_or("");
+    match (last, out.status.code()) {
+        ("TRUE", Some(0)) => Some(true),
+        ("FALSE(unreach-call)", Some(10)) => Some(false),
+        (l, c) => {
+            assert!(
+                l.starts_with("UNKNOWN") && c == Some(5),
+                "{}: {engine}: unexpected end {l:?} / {c:?}",
+                task.display()
+            );
+            None
+        }
+    }
+}
+
+#[test]
+fn engines_agree_with_each_other_and_the_expected_verdicts() {
+    let Some(svb) = svb() else {
+        eprintln!("skipped: no sv-benchmarks checkout (../shared/sv-benchmarks or $SVB)");
+        return;
+    };
+    let csv = std::fs::read_to_string(svb.join("tasks.csv")).expect("tasks.csv");
+    let tasks: Vec<(PathBuf, bool)> = csv
+        .lines()
+        .skip(1)
+        .step_by(10)
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            Some((svb.join("c").join(f.first()?), *f.get(2)? == "true"))
+        })
+        .collect();
+    assert!(tasks.len() >= 20);
+    let next = Mutex::new(0usize);
+    let problems = Mutex::new(Vec::new());
+    let compared = Mutex::new(0usize);
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let i = {
+                    let mut n = next.lock().unwrap();
+                    *n += 1;
+                    *n - 1
+                };
+                let Some((task, expected)) = tasks.get(i) else {
+                    break;
+                };
+                let y = verdict("yogar", task);
+                let m = verdict("monolithic", task);
+                let mut p = problems.lock().unwrap();
+                for (name, v) in [("yogar", y), ("monolithic", m)] {
+                    if v.is_some_and(|v| v != *expected) {
+                        p.push(format!(
+                            "{}: {name} contradicts the expected verdict",
+                            task.display()
+                        ));
+                    }
+                }
+                if let (Some(a), Some(b)) = (y, m) {
+                    *compared.lock().unwrap() += 1;
+                    if a != b {
+                        p.push(format!("{}: engines disagree", task.display()));
+                    }
+                }
+            });
+        }
+    });
+    let problems = problems.into_inner().unwrap();
+    eprintln!(
+        "{} of {} tasks decided by both engines",
+        compared.into_inner().unwrap(),
+        tasks.len()
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
