@@ -19,60 +19,22 @@ use encoder::{
 use solver_glue::{make_solver, Lit, SolveResult};
 
 use super::eog::{self, Access, ClosureLimits, ClosureResult, EogBuilder};
-use super::monolithic::{learn, solve, MAX_RUNS};
+use super::monolithic::solve;
 use super::{check_reason, Checks, Deadline, EngineOptions, EngineStats, Outcome, Trace, Verdict};
 use crate::ir::Program;
 use crate::symex::{self, CheckKind, SymexOutput};
 
 pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
-    let start = Instant::now();
-    let deadline = Deadline::new(opts.timeout);
-    let mut stats = EngineStats::default();
-    let mut knowledge = match learn(prog, opts) {
-        Ok(k) => k,
-        Err(reason) => return Outcome::unknown(reason, stats),
-    };
-    for _ in 0..MAX_RUNS {
-        let mut solver = match make_solver(&opts.solver) {
-            Ok(s) => s,
-            Err(e) => return Outcome::unknown(e.to_string(), stats),
-        };
-        let mut enc = Encoder::new(&mut *solver);
-        let out = match symex::run(prog, &opts.symex, &mut enc, &knowledge) {
-            Ok(o) => o,
-            Err(e) => return Outcome::unknown(e.to_string(), stats),
-        };
-        if out.rerun {
-            knowledge = out.knowledge;
-            continue;
-        }
+    super::with_equation(prog, opts, |out, knowledge, enc, deadline, stats| {
         let mut recorded = Vec::new();
-        let mut verdict = decide(
-            prog,
-            opts,
-            &out,
-            &mut enc,
-            &deadline,
-            &mut stats,
-            &mut recorded,
-        );
+        let verdict = decide(prog, opts, out, enc, deadline, stats, &mut recorded);
         if opts.check_refinements {
-            if let Err(why) = check_clauses(prog, opts, &knowledge, &recorded) {
-                verdict = Verdict::Unknown(format!("internal error: {why}"));
+            if let Err(why) = check_clauses(prog, opts, knowledge, &recorded) {
+                return Verdict::Unknown(format!("internal error: {why}"));
             }
         }
-        let s = enc.solver_ref().stats();
-        stats.vars = s.vars;
-        stats.clauses = s.clauses;
-        stats.solves = s.solves;
-        stats.sat_time = s.solve_time;
-        stats.total_time = start.elapsed();
-        return Outcome { verdict, stats };
-    }
-    Outcome::unknown(
-        "unsupported: pointers to objects made by threads executed later".into(),
-        stats,
-    )
+        verdict
+    })
 }
 
 /// Checks that every refinement clause holds in every feasible execution: the exact encoding

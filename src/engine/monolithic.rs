@@ -5,66 +5,17 @@
 //! only when none can fail are the other checks asked for (a loop running past its bound, an
 //! unsupported construct reached), which turn TRUE into UNKNOWN.
 
-use std::time::Instant;
-
 use encoder::{encode_links, Encoder, LiteralMode, ProgramOrder, ScheduleEncoding};
-use solver_glue::{make_solver, Budget, Lit, SolveResult};
+use solver_glue::{Budget, Lit, SolveResult};
 
-use super::null_solver::NullSolver;
 use super::{check_reason, Checks, Deadline, EngineOptions, EngineStats, Outcome, Trace, Verdict};
 use crate::ir::Program;
-use crate::symex::{self, CheckKind, Knowledge, SymexOutput};
-
-/// Runs of symbolic execution allowed to learn the objects pointers may designate.
-pub const MAX_RUNS: usize = 4;
+use crate::symex::{CheckKind, SymexOutput};
 
 pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
-    let start = Instant::now();
-    let deadline = Deadline::new(opts.timeout);
-    let mut stats = EngineStats::default();
-    let mut knowledge = match learn(prog, opts) {
-        Ok(k) => k,
-        Err(reason) => return Outcome::unknown(reason, stats),
-    };
-    for _ in 0..MAX_RUNS {
-        let mut solver = match make_solver(&opts.solver) {
-            Ok(s) => s,
-            Err(e) => return Outcome::unknown(e.to_string(), stats),
-        };
-        let mut enc = Encoder::new(&mut *solver);
-        let out = match symex::run(prog, &opts.symex, &mut enc, &knowledge) {
-            Ok(o) => o,
-            Err(e) => return Outcome::unknown(e.to_string(), stats),
-        };
-        if out.rerun {
-            knowledge = out.knowledge;
-            continue;
-        }
-        let verdict = decide(prog, opts, &out, &mut enc, &deadline, &mut stats);
-        let s = enc.solver_ref().stats();
-        stats.vars = s.vars;
-        stats.clauses = s.clauses;
-        stats.solves = s.solves;
-        stats.sat_time = s.solve_time;
-        stats.total_time = start.elapsed();
-        return Outcome { verdict, stats };
-    }
-    Outcome::unknown(
-        "unsupported: pointers to objects made by threads executed later".into(),
-        stats,
-    )
-}
-
-/// A first run of symbolic execution on a solver that keeps nothing: which objects the
-/// program makes and which are private to one thread. Pointers read from memory may designate
-/// objects made by threads executed later, and private objects need no events.
-pub(crate) fn learn(prog: &Program, opts: &EngineOptions) -> Result<Knowledge, String> {
-    let mut null = NullSolver::default();
-    let mut enc = Encoder::new(&mut null);
-    match symex::run(prog, &opts.symex, &mut enc, &Knowledge::default()) {
-        Ok(out) => Ok(out.knowledge),
-        Err(e) => Err(e.to_string()),
-    }
+    super::with_equation(prog, opts, |out, _, enc, deadline, stats| {
+        decide(prog, opts, out, enc, deadline, stats)
+    })
 }
 
 fn decide(

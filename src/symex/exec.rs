@@ -818,9 +818,19 @@ impl Symex<'_, '_, '_> {
         let types = &self.prog.types;
         let aggregate = matches!(types.get(ty), Type::Array { .. } | Type::Struct(_));
         let leaves = super::memory::leaves(types, ty).or_else(unsupported)?;
+        let bools = super::memory::bool_offsets(types, ty);
         let vals = leaves
             .into_iter()
-            .map(|(o, b)| (o, self.enc.bv_fresh(b)))
+            .map(|(o, b)| {
+                // A `_Bool` holds 0 or 1 only: its other bits are zero.
+                let v = if bools.contains(&o) {
+                    let bit = self.enc.bv_fresh(1);
+                    self.enc.bv_zero_extend(&bit, b)
+                } else {
+                    self.enc.bv_fresh(b)
+                };
+                (o, v)
+            })
             .collect();
         Ok(Val::from_leaves(vals, aggregate))
     }

@@ -184,6 +184,41 @@ pub fn leaves(types: &Types, ty: TypeId) -> Result<Vec<(u64, u32)>, String> {
     Ok(out)
 }
 
+/// Offsets of the `_Bool` leaves of a type (their values are 0 or 1).
+pub fn bool_offsets(types: &Types, ty: TypeId) -> Vec<u64> {
+    let mut out = Vec::new();
+    collect_bools(types, ty, 0, &mut out);
+    out
+}
+
+fn collect_bools(types: &Types, ty: TypeId, base: u64, out: &mut Vec<u64>) {
+    match types.get(ty) {
+        Type::Bool => out.push(base),
+        Type::Array {
+            elem,
+            len: Some(len),
+        } => {
+            if let Some(size) = types.size_of(*elem) {
+                for k in 0..(*len).min(1 << 16) {
+                    collect_bools(types, *elem, base + k * size, out);
+                }
+            }
+        }
+        Type::Struct(s) => {
+            let def = &types.structs[*s];
+            let n = if def.is_union {
+                def.fields.len().min(1)
+            } else {
+                def.fields.len()
+            };
+            for f in &def.fields[..n] {
+                collect_bools(types, f.ty, base + f.offset, out);
+            }
+        }
+        _ => {}
+    }
+}
+
 fn collect_leaves(
     types: &Types,
     ty: TypeId,
