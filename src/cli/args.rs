@@ -26,6 +26,9 @@ pub enum Command {
     /// Solve a DIMACS CNF file: prints `s SATISFIABLE` with `v` lines (exit 10) or
     /// `s UNSATISFIABLE` (exit 20), as SAT-competition solvers do.
     Sat(SatArgs),
+    /// Validate a violation witness (GraphML): exit 0 when a concrete run guided by it
+    /// reaches the violation, 1 when not.
+    Replay(ReplayArgs),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -129,4 +132,28 @@ pub struct SatArgs {
     /// Give up after this many seconds (`s UNKNOWN`, exit 0).
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+}
+
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// The program (.c or .i).
+    pub file: PathBuf,
+    /// The violation witness (GraphML).
+    pub witness: PathBuf,
+    /// ILP32 data model (int, long and pointers are 32 bits).
+    #[arg(long = "32", conflicts_with = "lp64")]
+    pub ilp32: bool,
+    /// LP64 data model (long and pointers are 64 bits); the default.
+    #[arg(long = "64")]
+    pub lp64: bool,
+}
+
+impl ReplayArgs {
+    pub fn data_model(&self) -> DataModel {
+        if self.ilp32 {
+            DataModel::Ilp32
+        } else {
+            DataModel::Lp64
+        }
+    }
 }

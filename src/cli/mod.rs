@@ -2,6 +2,7 @@
 
 mod args;
 mod parse;
+mod replay;
 mod sat;
 mod show_ir;
 mod verify;
@@ -10,7 +11,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-pub use args::{Cli, Command, DataModel, EngineName, ParseArgs, SatArgs, VerifyArgs};
+pub use args::{Cli, Command, DataModel, EngineName, ParseArgs, ReplayArgs, SatArgs, VerifyArgs};
 
 use crate::exit;
 
@@ -31,6 +32,7 @@ pub fn main() -> ExitCode {
         Command::Parse(args) => parse::run(&args),
         Command::ShowIr(args) => show_ir::run(&args),
         Command::Sat(args) => sat::run(&args),
+        Command::Replay(args) => replay::run(&args),
     };
     ExitCode::from(code)
 }
