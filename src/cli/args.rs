@@ -143,7 +143,8 @@ pub struct ReplayArgs {
     /// ILP32 data model (int, long and pointers are 32 bits).
     #[arg(long = "32", conflicts_with = "lp64")]
     pub ilp32: bool,
-    /// LP64 data model (long and pointers are 64 bits); the default.
+    /// LP64 data model (long and pointers are 64 bits); without either flag, the witness's
+    /// architecture.
     #[arg(long = "64")]
     pub lp64: bool,
 }

@@ -2,7 +2,7 @@
 //! program concretely, guided by the witness, until a run reaches the violation.
 
 use super::parse::ir_model;
-use super::ReplayArgs;
+use super::{DataModel, ReplayArgs};
 use crate::exit;
 use crate::explore::{parse_witness, replay, Limits, ReplayResult};
 use crate::frontend;
@@ -18,14 +18,22 @@ pub fn run(args: &ReplayArgs) -> u8 {
             return exit::INPUT;
         }
     };
-    let edges = match parse_witness(&text) {
+    let witness = match parse_witness(&text) {
         Ok(e) => e,
         Err(e) => {
             eprintln!("yogar: bad witness {}: {e}", args.witness.display());
             return exit::INPUT;
         }
     };
-    let model = ir_model(args.data_model());
+    // Without a flag, the witness's own architecture decides.
+    let data_model = if args.ilp32 || args.lp64 {
+        args.data_model()
+    } else if witness.architecture.as_deref() == Some("32bit") {
+        DataModel::Ilp32
+    } else {
+        DataModel::Lp64
+    };
+    let model = ir_model(data_model);
     let prog = match std::panic::catch_unwind(|| frontend::load_file(&args.file, model)) {
         Ok(Ok(p)) => p,
         Ok(Err(e)) => {
@@ -41,7 +49,7 @@ pub fn run(args: &ReplayArgs) -> u8 {
         }
     };
     let limits = Limits::default();
-    match replay(&prog, &edges, &limits) {
+    match replay(&prog, &witness.edges, &limits) {
         ReplayResult::Confirmed { thread, loc, .. } => {
             println!(
                 "witness confirmed: violation reached at {} in thread {thread}",

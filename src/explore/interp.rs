@@ -124,6 +124,8 @@ pub struct Machine<'p> {
     mutexes: BTreeMap<(ObjId, u64), usize>,
     /// Instructions executed so far.
     pub steps: u64,
+    /// `main` returned: the program ended (`pthread_exit` in main lets the others go on).
+    main_returned: bool,
     /// Lines executed by the last [`Machine::step`].
     pub last_lines: Vec<u32>,
 }
@@ -137,6 +139,11 @@ enum Stop {
 }
 
 type R<T> = Result<T, Stop>;
+
+/// Most register-only instructions run in one step.
+const INVISIBLE_RUN: u32 = 10_000;
+/// Largest object (bytes) a run may allocate or touch at once.
+const MAX_OBJECT: u64 = 1 << 24;
 
 fn trap<T>(msg: impl Into<String>) -> R<T> {
     Err(Stop::End(RunEnd::Trap(msg.into())))
@@ -200,6 +207,7 @@ impl<'p> Machine<'p> {
             threads: Vec::new(),
             mutexes: BTreeMap::new(),
             steps: 0,
+            main_returned: false,
             last_lines: Vec::new(),
         };
         for (v, d) in prog.globals() {
@@ -393,13 +401,27 @@ impl<'p> Machine<'p> {
     ) -> Result<(), RunEnd> {
         self.last_lines.clear();
         let r = self.exec(t, nondet).and_then(|()| {
-            while self.invisible(t) {
+            // Bounded, so that a thread spinning on its own registers still yields.
+            let mut n = 0;
+            while n < INVISIBLE_RUN && self.invisible(t) {
                 self.exec(t, nondet)?;
+                n += 1;
             }
             Ok(())
         });
         match r {
-            Ok(()) | Err(Stop::Yield) if self.is_done(0) => Err(RunEnd::Finished),
+            Ok(()) | Err(Stop::Yield) if self.main_returned => Err(RunEnd::Finished),
+            Ok(()) | Err(Stop::Yield) if self.runnable().is_empty() => {
+                if self
+                    .threads
+                    .iter()
+                    .all(|th| matches!(th.status, Status::Done(_)))
+                {
+                    Err(RunEnd::Finished)
+                } else {
+                    Err(RunEnd::Deadlock)
+                }
+            }
             Ok(()) | Err(Stop::Yield) => Ok(()),
             Err(Stop::End(e)) => Err(e),
         }
@@ -653,7 +675,7 @@ impl<'p> Machine<'p> {
             }
             InstrKind::Alloc { dst, size, .. } => {
                 let n = self.eval_scalar(cx, size)?;
-                if n.prov.is_some() || n.bits > (1 << 24) {
+                if n.prov.is_some() || n.bits > MAX_OBJECT {
                     return trap("allocation too large");
                 }
                 let o = self.new_object(n.bits);
@@ -673,8 +695,8 @@ impl<'p> Machine<'p> {
                     self.advance(t);
                 } else {
                     let (o, off) = self.deref(s)?;
-                    if off != 0 {
-                        return trap("free of a pointer inside an object");
+                    if off != 0 || !self.objects[o as usize].alive {
+                        return trap("free of a pointer that is not a live allocation");
                     }
                     self.objects[o as usize].alive = false;
                     self.advance(t);
@@ -684,6 +706,9 @@ impl<'p> Machine<'p> {
                 let (o, off) = self.deref(self.eval_scalar(cx, dst)?)?;
                 let b = self.eval_scalar(cx, byte)?.bits as u8;
                 let n = self.eval_scalar(cx, len)?.bits;
+                if n > MAX_OBJECT {
+                    return trap("memory operation too large");
+                }
                 let bytes = vec![b; n as usize];
                 self.write_bytes(o, off, &bytes, &[])?;
                 self.advance(t);
@@ -692,6 +717,9 @@ impl<'p> Machine<'p> {
                 let (d, doff) = self.deref(self.eval_scalar(cx, dst)?)?;
                 let (s, soff) = self.deref(self.eval_scalar(cx, src)?)?;
                 let n = self.eval_scalar(cx, len)?.bits;
+                if n > MAX_OBJECT {
+                    return trap("memory operation too large");
+                }
                 let (bytes, provs) = self.read_bytes(s, soff, n)?;
                 self.write_bytes(d, doff, &bytes, &provs)?;
                 self.advance(t);
@@ -742,6 +770,7 @@ impl<'p> Machine<'p> {
             self.objects[*o as usize].alive = false;
         }
         let Some(caller) = self.threads[t].frames.last_mut() else {
+            self.main_returned |= t == 0;
             let rv = match v {
                 Some(Value::Scalar(s)) => Some(s),
                 _ => None,

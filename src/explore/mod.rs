@@ -8,4 +8,7 @@ pub mod witness_read;
 
 pub use interp::{Machine, NondetRequest, RunEnd};
 pub use search::{replay, Limits, ReplayResult};
-pub use witness_read::{parse_witness, WitnessEdge};
+pub use witness_read::{parse_witness, Witness, WitnessEdge};
+
+#[cfg(test)]
+mod tests;

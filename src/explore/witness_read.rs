@@ -12,6 +12,14 @@ pub struct WitnessEdge {
     pub enter_function: Option<String>,
 }
 
+/// What a violation witness says: its path and the architecture it was written for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Witness {
+    pub edges: Vec<WitnessEdge>,
+    /// `32bit` or `64bit`, when given.
+    pub architecture: Option<String>,
+}
+
 /// An integer literal of C (decimal or hex, optional sign and suffixes).
 fn parse_int(s: &str) -> Option<i128> {
     let s = s
@@ -43,8 +51,8 @@ fn parse_assumption(text: &str) -> Vec<(String, i128)> {
         .collect()
 }
 
-/// The edges of the witness path, entry to violation. Errors are one readable line.
-pub fn parse_witness(text: &str) -> Result<Vec<WitnessEdge>, String> {
+/// The witness path, entry to violation. Errors are one readable line.
+pub fn parse_witness(text: &str) -> Result<Witness, String> {
     let doc = roxmltree::Document::parse(text).map_err(|e| format!("not XML: {e}"))?;
     let root = doc.root_element();
     if root.tag_name().name() != "graphml" {
@@ -73,6 +81,7 @@ pub fn parse_witness(text: &str) -> Result<Vec<WitnessEdge>, String> {
             })
             .map(|c| c.text().unwrap_or("").trim().to_string())
     };
+    let architecture = data(graph, "architecture");
     let mut entry = None;
     let mut violation = std::collections::HashSet::new();
     for n in graph.children().filter(|n| n.tag_name().name() == "node") {
@@ -133,7 +142,10 @@ pub fn parse_witness(text: &str) -> Result<Vec<WitnessEdge>, String> {
             .ok_or("edge without target")?
             .to_string();
     }
-    Ok(path)
+    Ok(Witness {
+        edges: path,
+        architecture,
+    })
 }
 
 #[cfg(test)]
