@@ -176,7 +176,7 @@ fn every_false_program_confirmed() {
         .collect();
     names.sort();
     let mut failed = Vec::new();
-    let mut confirmed = 0;
+    let (mut confirmed, mut first_run) = (0, 0);
     for name in names {
         let (verdict, unwind) = expectation(&dir.join(&name));
         if verdict != "FALSE" {
@@ -186,10 +186,14 @@ fn every_false_program_confirmed() {
         let (code, text) = replay(&dir.join(&name), &w);
         if code == 0 {
             confirmed += 1;
+            if text.contains("replay: 0 runs before") {
+                first_run += 1;
+            }
         } else {
             failed.push(format!("{name}: {}", text.trim()));
         }
     }
+    println!("{confirmed} confirmed, {first_run} by the first (witness-guided) run");
     assert!(
         failed.is_empty(),
         "{confirmed} confirmed; not confirmed:\n{}",
@@ -257,4 +261,96 @@ fn bad_witness_is_an_input_error() {
     let (code, text) = replay(&program("readme_example.c"), &w);
     assert_eq!(code, 3, "{text}");
     assert_eq!(text.lines().count(), 1, "{text}");
+}
+
+/// The sv-benchmarks checkout: `$SVB`, else `../shared/sv-benchmarks` beside the repository.
+fn sv_benchmarks() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("SVB") {
+        return Some(PathBuf::from(dir));
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    ["../shared/sv-benchmarks", "../../shared/sv-benchmarks"]
+        .iter()
+        .map(|rel| root.join(rel))
+        .find(|p| p.join("tasks.csv").is_file())
+}
+
+/// Measurement over SV-COMP FALSE tasks (slow; `cargo test --release --test replay -- --ignored
+/// --nocapture`; `REPLAY_TASKS=N` bounds the number of tasks): every witness of a FALSE verdict
+/// of the engine is replayed; the test fails if one is not confirmed.
+#[test]
+#[ignore]
+fn svcomp_false_tasks_confirmed() {
+    let Some(svb) = sv_benchmarks() else {
+        println!("skipped: no sv-benchmarks checkout (set SVB or provide ../shared/sv-benchmarks)");
+        return;
+    };
+    let limit: usize = std::env::var("REPLAY_TASKS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(40);
+    let table = std::fs::read_to_string(svb.join("tasks.csv")).unwrap();
+    let (mut found, mut confirmed, mut no_false) = (0, 0, 0);
+    let mut failed = Vec::new();
+    for line in table.lines().skip(1).filter(|l| l.contains(",false,")) {
+        if found + no_false >= limit {
+            break;
+        }
+        let input = svb.join("c").join(line.split(',').nth(1).unwrap());
+        let Ok(prog) = yogar::frontend::load_file(&input, DataModel::Ilp32) else {
+            no_false += 1;
+            continue;
+        };
+        let mut opts = EngineOptions::with_unwind(2);
+        opts.timeout = Some(std::time::Duration::from_secs(10));
+        let Verdict::False { trace } = cegar::verify(&prog, &opts).verdict else {
+            no_false += 1;
+            continue;
+        };
+        found += 1;
+        let name = input.file_name().unwrap().to_string_lossy().into_owned();
+        let w = temp_path(&format!("svcomp-{name}.graphml"));
+        let meta = WitnessMeta::new(&input, UNREACH_CALL_SPEC, svcomp::DataModel::Ilp32).unwrap();
+        write_violation_witness(
+            std::fs::File::create(&w).unwrap(),
+            &meta,
+            &witness_trace(&trace),
+        )
+        .unwrap();
+        let start = std::time::Instant::now();
+        let (code, text) = replay(&input, &w);
+        println!(
+            "{name}: {:.2}s {}",
+            start.elapsed().as_secs_f64(),
+            text.trim()
+        );
+        if code == 0 {
+            confirmed += 1;
+        } else {
+            failed.push(format!("{name}: {}", text.trim()));
+        }
+    }
+    println!(
+        "{confirmed}/{found} FALSE witnesses confirmed ({no_false} tasks without a FALSE verdict)"
+    );
+    assert!(failed.is_empty(), "not confirmed:\n{}", failed.join("\n"));
+}
+
+/// Inputs named after the variable they are stored in (not `\result`) are recognised by the
+/// line that reads the nondet value.
+#[test]
+fn named_nondet_inputs_confirmed() {
+    let name = "nondet_assume_boundary_false.c";
+    let (_, unwind) = expectation(&program(name));
+    let (_, trace) = engine_witness(name, unwind);
+    let mut wt = witness_trace(&trace);
+    for s in &mut wt.steps {
+        if let Step::NondetInput { name, .. } = &mut s.kind {
+            *name = "in".into();
+        }
+    }
+    let w = temp_path("named_input.graphml");
+    write_witness(&program(name), &wt, &w);
+    let (code, text) = replay(&program(name), &w);
+    assert_eq!(code, 0, "{text}");
 }

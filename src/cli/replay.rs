@@ -50,11 +50,17 @@ pub fn run(args: &ReplayArgs) -> u8 {
     };
     let limits = Limits::default();
     match replay(&prog, &witness.edges, &limits) {
-        ReplayResult::Confirmed { thread, loc, .. } => {
+        ReplayResult::Confirmed {
+            thread,
+            loc,
+            runs,
+            steps,
+        } => {
             println!(
                 "witness confirmed: violation reached at {} in thread {thread}",
                 prog.loc_str(loc)
             );
+            eprintln!("replay: {runs} runs before the confirming one, {steps} steps");
             exit::TRUE
         }
         ReplayResult::NotConfirmed(why) => {

@@ -31,9 +31,12 @@ impl Default for Limits {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReplayResult {
     /// A run reached the violation at `loc` in thread `thread`.
+    /// A run reached the violation at `loc` in thread `thread`; `runs` runs ended before
+    /// it (0: the first, witness-guided run) and `steps` steps were taken in all.
     Confirmed {
         thread: usize,
         loc: Loc,
+        runs: u64,
         steps: u64,
     },
     NotConfirmed(String),
@@ -44,7 +47,8 @@ type Input = (Option<u32>, i128);
 
 /// The nondet inputs of each witness thread, in witness order: assumptions on `\result`, and
 /// assumptions on edges whose line reads a nondet value.
-fn nondet_inputs(prog: &Program, edges: &[WitnessEdge]) -> Vec<Vec<Input>> {
+/// Also marks the edges that are inputs.
+fn nondet_inputs(prog: &Program, edges: &[WitnessEdge], is_input: &mut [bool]) -> Vec<Vec<Input>> {
     let mut nondet_lines = std::collections::HashSet::new();
     for (_, _, b) in prog.defined_funcs() {
         for i in b.instrs.values() {
@@ -53,23 +57,26 @@ fn nondet_inputs(prog: &Program, edges: &[WitnessEdge]) -> Vec<Vec<Input>> {
             }
         }
     }
+    // A witness that names results `\result` says which assumptions are inputs; otherwise an
+    // assumption on a line that reads a nondet value is taken as that value.
+    let is_result = |(l, _): &&(String, i128)| l == "\\result";
+    let named = edges
+        .iter()
+        .any(|e| e.assumptions.iter().any(|a| is_result(&a)));
     let mut out: Vec<Vec<Input>> = Vec::new();
-    for e in edges {
+    for (k, e) in edges.iter().enumerate() {
         let t = e.thread as usize;
-        let value = e
-            .assumptions
-            .iter()
-            .find(|(l, _)| l == "\\result")
-            .or_else(|| {
-                e.line
-                    .filter(|l| nondet_lines.contains(l))
-                    .and_then(|_| e.assumptions.first())
-            });
+        let value = e.assumptions.iter().find(is_result).or_else(|| {
+            e.line
+                .filter(|l| !named && nondet_lines.contains(l))
+                .and_then(|_| e.assumptions.first())
+        });
         if let Some((_, v)) = value {
             if out.len() <= t {
                 out.resize(t + 1, Vec::new());
             }
             out[t].push((e.line, *v));
+            is_input[k] = true;
         }
     }
     out
@@ -87,6 +94,8 @@ struct Node<'p> {
 struct Search<'a> {
     edges: &'a [WitnessEdge],
     inputs: Vec<Vec<Input>>,
+    /// Edges followed without matching an executed line: inputs, and edges without a line.
+    free: Vec<bool>,
 }
 
 impl Search<'_> {
@@ -122,13 +131,21 @@ impl Search<'_> {
         order
     }
 
-    /// Consume the witness edges thread `t` just went past.
+    /// Consume the witness edges thread `t` just went past: one edge per instruction
+    /// executed at the edge's line.
     fn advance_guide(&self, m: &Machine, t: usize, guide: &mut usize) {
+        let mut lines = m.last_lines.clone();
         while let Some(e) = self.edges.get(*guide) {
-            let matches =
-                e.thread as usize == t && e.line.is_none_or(|l| m.last_lines.contains(&l));
-            if !matches {
+            if e.thread as usize != t {
                 break;
+            }
+            if !self.free[*guide] {
+                match lines.iter().position(|l| Some(*l) == e.line) {
+                    Some(k) => {
+                        lines.remove(k);
+                    }
+                    None => break,
+                }
             }
             *guide += 1;
         }
@@ -155,9 +172,12 @@ impl Search<'_> {
 /// Search for a run of `prog` reaching a violation, guided by the witness `edges`.
 pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayResult {
     let start = Instant::now();
+    let mut free: Vec<bool> = edges.iter().map(|e| e.line.is_none()).collect();
+    let inputs = nondet_inputs(prog, edges, &mut free);
     let search = Search {
         edges,
-        inputs: nondet_inputs(prog, edges),
+        inputs,
+        free,
     };
     let n_threads = search.inputs.len().max(1);
     let m = match Machine::new(prog) {
@@ -221,7 +241,12 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
                 }
             }
             Err(RunEnd::Violation { thread, loc }) => {
-                return ReplayResult::Confirmed { thread, loc, steps };
+                return ReplayResult::Confirmed {
+                    thread,
+                    loc,
+                    runs,
+                    steps,
+                };
             }
             Err(RunEnd::Discarded) => {
                 discarded += 1;
