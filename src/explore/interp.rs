@@ -473,7 +473,8 @@ impl<'p> Machine<'p> {
             .map_or(0, |b| b.instrs.len());
         let instr = self.instr(f, i);
         self.steps += 1;
-        if instr.loc.line != 0 {
+        // Initialisers are not steps of the witness (their lines are the declarations').
+        if instr.loc.line != 0 && f != self.prog.init && f != self.prog.tls_init {
             self.last_lines.push(instr.loc.line);
         }
         match &instr.kind {

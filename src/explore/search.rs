@@ -131,22 +131,32 @@ impl Search<'_> {
         order
     }
 
-    /// Consume the witness edges thread `t` just went past: one edge per instruction
-    /// executed at the edge's line.
+    /// Consume the witness edges thread `t` just went past: per instruction executed, the
+    /// next edge of the thread at its line. Repeated edges at one line may be passed over (the
+    /// witness may list several accesses where one step does them, e.g. a lock).
     fn advance_guide(&self, m: &Machine, t: usize, guide: &mut usize) {
         let mut lines = m.last_lines.clone();
-        while let Some(e) = self.edges.get(*guide) {
-            if e.thread as usize != t {
+        let mine = |k: usize| self.edges.get(k).is_some_and(|e| e.thread as usize == t);
+        let mut k = *guide;
+        while mine(k) {
+            let e = &self.edges[k];
+            if self.free[k] {
+                k += 1;
+                continue;
+            }
+            if let Some(pos) = lines.iter().position(|&l| Some(l) == e.line) {
+                lines.remove(pos);
+                k += 1;
+                *guide = k;
+                continue;
+            }
+            let repeated = k > 0 && mine(k - 1) && self.edges[k - 1].line == e.line;
+            if !repeated {
                 break;
             }
-            if !self.free[*guide] {
-                match lines.iter().position(|l| Some(*l) == e.line) {
-                    Some(k) => {
-                        lines.remove(k);
-                    }
-                    None => break,
-                }
-            }
+            k += 1;
+        }
+        while mine(*guide) && self.free[*guide] {
             *guide += 1;
         }
     }
