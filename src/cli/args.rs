@@ -147,6 +147,12 @@ pub struct ReplayArgs {
     /// architecture.
     #[arg(long = "64")]
     pub lp64: bool,
+    /// Give up after this many scheduling steps over all runs.
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    pub max_steps: u64,
+    /// Give up after this many seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub timeout: f64,
 }
 
 impl ReplayArgs {

@@ -48,7 +48,15 @@ pub fn run(args: &ReplayArgs) -> u8 {
             return exit::INTERNAL;
         }
     };
-    let limits = Limits::default();
+    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
+        eprintln!("yogar: error: --timeout must be a positive number of seconds");
+        return exit::USAGE;
+    }
+    let limits = Limits {
+        max_steps: args.max_steps,
+        timeout: std::time::Duration::from_secs_f64(args.timeout),
+        ..Limits::default()
+    };
     match replay(&prog, &witness.edges, &limits) {
         ReplayResult::Confirmed {
             thread,
