@@ -7,6 +7,7 @@ pub mod bench;
 pub mod cli;
 pub mod engine;
 pub mod exit;
+pub mod explore;
 pub mod frontend;
 pub mod ir;
 pub mod svcomp;

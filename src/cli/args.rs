@@ -26,6 +26,9 @@ pub enum Command {
     /// Solve a DIMACS CNF file: prints `s SATISFIABLE` with `v` lines (exit 10) or
     /// `s UNSATISFIABLE` (exit 20), as SAT-competition solvers do.
     Sat(SatArgs),
+    /// Validate a violation witness (GraphML): exit 0 when a concrete run guided by it
+    /// reaches the violation, 1 when not.
+    Replay(ReplayArgs),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -166,4 +169,35 @@ pub struct SatArgs {
     /// Give up after this many seconds (`s UNKNOWN`, exit 0).
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+}
+
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// The program (.c or .i).
+    pub file: PathBuf,
+    /// The violation witness (GraphML).
+    pub witness: PathBuf,
+    /// ILP32 data model (int, long and pointers are 32 bits).
+    #[arg(long = "32", conflicts_with = "lp64")]
+    pub ilp32: bool,
+    /// LP64 data model (long and pointers are 64 bits); without either flag, the witness's
+    /// architecture.
+    #[arg(long = "64")]
+    pub lp64: bool,
+    /// Give up after this many scheduling steps over all runs.
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    pub max_steps: u64,
+    /// Give up after this many seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub timeout: f64,
+}
+
+impl ReplayArgs {
+    pub fn data_model(&self) -> DataModel {
+        if self.ilp32 {
+            DataModel::Ilp32
+        } else {
+            DataModel::Lp64
+        }
+    }
 }

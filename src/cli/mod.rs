@@ -3,6 +3,7 @@
 mod args;
 mod memlimit;
 mod parse;
+mod replay;
 mod sat;
 mod show_ir;
 mod verify;
@@ -12,7 +13,9 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-pub use args::{Cli, Command, DataModel, EngineName, ParseArgs, SatArgs, Unwind, VerifyArgs};
+pub use args::{
+    Cli, Command, DataModel, EngineName, ParseArgs, ReplayArgs, SatArgs, Unwind, VerifyArgs,
+};
 
 use crate::exit;
 
@@ -33,6 +36,7 @@ pub fn main() -> ExitCode {
         Command::Parse(args) => parse::run(&args),
         Command::ShowIr(args) => show_ir::run(&args),
         Command::Sat(args) => sat::run(&args),
+        Command::Replay(args) => replay::run(&args),
     };
     ExitCode::from(code)
 }

@@ -1,0 +1,79 @@
+//! `yogar replay FILE WITNESS [--32|--64]`: validate a violation witness by running the
+//! program concretely, guided by the witness, until a run reaches the violation.
+
+use super::parse::ir_model;
+use super::{DataModel, ReplayArgs};
+use crate::exit;
+use crate::explore::{parse_witness, replay, Limits, ReplayResult};
+use crate::frontend;
+
+/// Exit code when the witness is not confirmed.
+const NOT_CONFIRMED: u8 = 1;
+
+pub fn run(args: &ReplayArgs) -> u8 {
+    let text = match std::fs::read_to_string(&args.witness) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("yogar: cannot read {}: {e}", args.witness.display());
+            return exit::INPUT;
+        }
+    };
+    let witness = match parse_witness(&text) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("yogar: bad witness {}: {e}", args.witness.display());
+            return exit::INPUT;
+        }
+    };
+    // Without a flag, the witness's own architecture decides.
+    let data_model = if args.ilp32 || args.lp64 {
+        args.data_model()
+    } else if witness.architecture.as_deref() == Some("32bit") {
+        DataModel::Ilp32
+    } else {
+        DataModel::Lp64
+    };
+    let model = ir_model(data_model);
+    let prog = match std::panic::catch_unwind(|| frontend::load_file(&args.file, model)) {
+        Ok(Ok(p)) => p,
+        Ok(Err(e)) => {
+            eprintln!("yogar: {e}");
+            return exit::INPUT;
+        }
+        Err(_) => {
+            eprintln!(
+                "yogar: internal error while reading {}",
+                args.file.display()
+            );
+            return exit::INTERNAL;
+        }
+    };
+    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
+        eprintln!("yogar: error: --timeout must be a positive number of seconds");
+        return exit::USAGE;
+    }
+    let limits = Limits {
+        max_steps: args.max_steps,
+        timeout: std::time::Duration::from_secs_f64(args.timeout),
+        ..Limits::default()
+    };
+    match replay(&prog, &witness.edges, &limits) {
+        ReplayResult::Confirmed {
+            thread,
+            loc,
+            runs,
+            steps,
+        } => {
+            println!(
+                "witness confirmed: violation reached at {} in thread {thread}",
+                prog.loc_str(loc)
+            );
+            eprintln!("replay: {runs} runs before the confirming one, {steps} steps");
+            exit::TRUE
+        }
+        ReplayResult::NotConfirmed(why) => {
+            println!("witness not confirmed: {why}");
+            NOT_CONFIRMED
+        }
+    }
+}

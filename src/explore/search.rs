@@ -1,0 +1,290 @@
+//! The witness-guided search: a depth-first search over interleavings (at the granularity of
+//! [`Machine::step`]) that tries the witness's schedule first and takes its nondet inputs
+//! from the witness only. A violation is confirmed only when a concrete run reaches it.
+
+use std::time::{Duration, Instant};
+
+use super::interp::{Machine, NondetRequest, RunEnd};
+use super::witness_read::WitnessEdge;
+use crate::ir::{InstrKind, Loc, Program};
+
+/// Bounds of one search.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Steps over all runs.
+    pub max_steps: u64,
+    /// Steps of one run (bounds non-terminating runs).
+    pub max_run_steps: u64,
+    pub timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_steps: 100_000,
+            max_run_steps: 20_000,
+            timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayResult {
+    /// A run reached the violation at `loc` in thread `thread`.
+    /// A run reached the violation at `loc` in thread `thread`; `runs` runs ended before
+    /// it (0: the first, witness-guided run) and `steps` steps were taken in all.
+    Confirmed {
+        thread: usize,
+        loc: Loc,
+        runs: u64,
+        steps: u64,
+    },
+    NotConfirmed(String),
+}
+
+/// A nondet input of the witness: the line it is read at (if known) and its value.
+type Input = (Option<u32>, i128);
+
+/// The nondet inputs of each witness thread, in witness order: assumptions on `\result`, and
+/// assumptions on edges whose line reads a nondet value.
+/// Also marks the edges that are inputs.
+fn nondet_inputs(prog: &Program, edges: &[WitnessEdge], is_input: &mut [bool]) -> Vec<Vec<Input>> {
+    let mut nondet_lines = std::collections::HashSet::new();
+    for (_, _, b) in prog.defined_funcs() {
+        for i in b.instrs.values() {
+            if matches!(i.kind, InstrKind::Nondet { .. }) {
+                nondet_lines.insert(i.loc.line);
+            }
+        }
+    }
+    // A witness that names results `\result` says which assumptions are inputs; otherwise an
+    // assumption on a line that reads a nondet value is taken as that value.
+    let is_result = |(l, _): &&(String, i128)| l == "\\result";
+    let named = edges
+        .iter()
+        .any(|e| e.assumptions.iter().any(|a| is_result(&a)));
+    let mut out: Vec<Vec<Input>> = Vec::new();
+    for (k, e) in edges.iter().enumerate() {
+        let t = e.thread as usize;
+        let value = e.assumptions.iter().find(is_result).or_else(|| {
+            e.line
+                .filter(|l| !named && nondet_lines.contains(l))
+                .and_then(|_| e.assumptions.first())
+        });
+        if let Some((_, v)) = value {
+            if out.len() <= t {
+                out.resize(t + 1, Vec::new());
+            }
+            out[t].push((e.line, *v));
+            is_input[k] = true;
+        }
+    }
+    out
+}
+
+/// A point of the search: the state, how far the witness has been followed, how many inputs
+/// each thread consumed, and the threads still to try from here.
+struct Node<'p> {
+    m: Machine<'p>,
+    guide: usize,
+    cursors: Vec<usize>,
+    untried: Vec<usize>,
+}
+
+struct Search<'a> {
+    edges: &'a [WitnessEdge],
+    inputs: Vec<Vec<Input>>,
+    /// Edges followed without matching an executed line: inputs, and edges without a line.
+    free: Vec<bool>,
+}
+
+impl Search<'_> {
+    /// The next witness edge's thread, skipping edges of threads that cannot move.
+    fn sync_guide(&self, guide: &mut usize, runnable: &[usize]) -> Option<usize> {
+        while let Some(e) = self.edges.get(*guide) {
+            let t = e.thread as usize;
+            if runnable.contains(&t) {
+                return Some(t);
+            }
+            *guide += 1;
+        }
+        None
+    }
+
+    /// Threads to try, best first: the witness's, then the last one to move, then the rest.
+    fn order(&self, m: &Machine, guide: &mut usize, last: Option<usize>) -> Vec<usize> {
+        let runnable = m.runnable();
+        let mut order = Vec::with_capacity(runnable.len());
+        if let Some(t) = self.sync_guide(guide, &runnable) {
+            order.push(t);
+        }
+        if let Some(l) = last.filter(|l| runnable.contains(l) && !order.contains(l)) {
+            order.push(l);
+        }
+        for t in runnable {
+            if !order.contains(&t) {
+                order.push(t);
+            }
+        }
+        // Tried last-first from the end of the vector.
+        order.reverse();
+        order
+    }
+
+    /// Consume the witness edges thread `t` just went past: per instruction executed, the
+    /// next edge of the thread at its line. Repeated edges at one line may be passed over (the
+    /// witness may list several accesses where one step does them, e.g. a lock).
+    fn advance_guide(&self, m: &Machine, t: usize, guide: &mut usize) {
+        let mut lines = m.last_lines.clone();
+        let mine = |k: usize| self.edges.get(k).is_some_and(|e| e.thread as usize == t);
+        let mut k = *guide;
+        while mine(k) {
+            let e = &self.edges[k];
+            if self.free[k] {
+                k += 1;
+                continue;
+            }
+            if let Some(pos) = lines.iter().position(|&l| Some(l) == e.line) {
+                lines.remove(pos);
+                k += 1;
+                *guide = k;
+                continue;
+            }
+            let repeated = k > 0 && mine(k - 1) && self.edges[k - 1].line == e.line;
+            if !repeated {
+                break;
+            }
+            k += 1;
+        }
+        while mine(*guide) && self.free[*guide] {
+            *guide += 1;
+        }
+    }
+
+    fn nondet(&self, cursors: &mut [usize], r: &NondetRequest) -> u64 {
+        let Some(queue) = self.inputs.get(r.thread) else {
+            return 0;
+        };
+        let from = cursors[r.thread];
+        let hit = queue[from.min(queue.len())..]
+            .iter()
+            .position(|(line, _)| line.is_none_or(|l| l == r.loc.line));
+        match hit {
+            Some(k) => {
+                cursors[r.thread] = from + k + 1;
+                queue[from + k].1 as u64
+            }
+            None => 0,
+        }
+    }
+}
+
+/// Search for a run of `prog` reaching a violation, guided by the witness `edges`.
+pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayResult {
+    let start = Instant::now();
+    let mut free: Vec<bool> = edges.iter().map(|e| e.line.is_none()).collect();
+    let inputs = nondet_inputs(prog, edges, &mut free);
+    let search = Search {
+        edges,
+        inputs,
+        free,
+    };
+    let n_threads = search.inputs.len().max(1);
+    let m = match Machine::new(prog) {
+        Ok(m) => m,
+        Err(e) => return ReplayResult::NotConfirmed(format!("cannot start the program: {e:?}")),
+    };
+    let mut guide = 0;
+    let untried = search.order(&m, &mut guide, None);
+    let mut stack = vec![Node {
+        m,
+        guide,
+        cursors: vec![0; n_threads.max(64)],
+        untried,
+    }];
+    let (mut steps, mut runs, mut discarded, mut traps, mut cut) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    let mut first_trap: Option<String> = None;
+    while let Some(top) = stack.last_mut() {
+        let Some(t) = top.untried.pop() else {
+            stack.pop();
+            continue;
+        };
+        if steps >= limits.max_steps || start.elapsed() >= limits.timeout {
+            return ReplayResult::NotConfirmed(format!(
+                "bound hit ({steps} steps, {runs} runs explored)"
+            ));
+        }
+        // The last alternative of a node needs no copy of it.
+        let mut node = if top.untried.is_empty() {
+            let n = stack.pop().expect("non-empty");
+            Node {
+                untried: Vec::new(),
+                ..n
+            }
+        } else {
+            Node {
+                m: top.m.clone(),
+                guide: top.guide,
+                cursors: top.cursors.clone(),
+                untried: Vec::new(),
+            }
+        };
+        steps += 1;
+        let r = {
+            let cursors = &mut node.cursors;
+            node.m.step(t, &mut |req| search.nondet(cursors, req))
+        };
+        let end = match r {
+            Ok(()) if node.m.steps >= limits.max_run_steps => {
+                cut += 1;
+                Some(())
+            }
+            Ok(()) => {
+                search.advance_guide(&node.m, t, &mut node.guide);
+                node.untried = search.order(&node.m, &mut node.guide, Some(t));
+                if node.untried.is_empty() {
+                    // Deadlock: no thread can move.
+                    Some(())
+                } else {
+                    stack.push(node);
+                    None
+                }
+            }
+            Err(RunEnd::Violation { thread, loc }) => {
+                return ReplayResult::Confirmed {
+                    thread,
+                    loc,
+                    runs,
+                    steps,
+                };
+            }
+            Err(RunEnd::Discarded) => {
+                discarded += 1;
+                Some(())
+            }
+            Err(RunEnd::Trap(msg)) => {
+                traps += 1;
+                first_trap.get_or_insert(msg);
+                Some(())
+            }
+            Err(RunEnd::Finished) | Err(RunEnd::Deadlock) => Some(()),
+        };
+        if end.is_some() {
+            runs += 1;
+        }
+    }
+    let mut why = format!(
+        "search exhausted, no violation ({runs} runs, {steps} steps; {discarded} discarded by assumptions"
+    );
+    if cut > 0 {
+        why.push_str(&format!(", {cut} cut at {} steps", limits.max_run_steps));
+    }
+    if traps > 0 {
+        why.push_str(&format!(
+            ", {traps} stopped: {}",
+            first_trap.unwrap_or_default()
+        ));
+    }
+    why.push(')');
+    ReplayResult::NotConfirmed(why)
+}
