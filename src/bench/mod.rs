@@ -119,14 +119,16 @@ pub fn main(args: &[String]) -> u8 {
     }
     let mut code = 0;
     for section in sections {
-        match section {
-            "solvers" => solvers::run(&options),
-            "engines" => {
-                if !engines::run(&options) {
-                    code = 1;
-                }
+        let agreed = match section {
+            "solvers" => {
+                solvers::run(&options);
+                true
             }
-            _ => {}
+            "engines" => engines::run(&options),
+            _ => true,
+        };
+        if !agreed {
+            code = 1;
         }
     }
     code
