@@ -243,6 +243,23 @@ pub struct Summary {
     pub wrong_monolithic: usize,
     /// Tasks where the engines gave TRUE and FALSE.
     pub disagreements: Vec<String>,
+    /// How many runs of each engine ended how (TRUE, FALSE, timeout, unwind, ...), by label.
+    pub outcomes_yogar: Vec<(String, usize)>,
+    pub outcomes_monolithic: Vec<(String, usize)>,
+}
+
+/// Counts of each verdict label, sorted by label.
+fn tally<'a>(runs: impl Iterator<Item = &'a EngineRun>) -> Vec<(String, usize)> {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for run in runs {
+        let label = run.verdict.short();
+        match counts.iter_mut().find(|(l, _)| *l == label) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((label, 1)),
+        }
+    }
+    counts.sort();
+    counts
 }
 
 pub fn summarize(rows: &[TaskRow], hard_seconds: f64) -> Summary {
@@ -250,14 +267,15 @@ pub fn summarize(rows: &[TaskRow], hard_seconds: f64) -> Summary {
     let cpu_y: Vec<f64> = both.iter().map(|r| r.yogar.seconds()).collect();
     let cpu_m: Vec<f64> = both.iter().map(|r| r.monolithic.seconds()).collect();
     let clause_ratios: Vec<f64> = both.iter().filter_map(|r| r.clause_ratio()).collect();
-    let total_y: f64 = cpu_y.iter().sum();
-    let total_m: f64 = cpu_m.iter().sum();
+    // Folded from +0.0: an empty float `sum()` is -0.0, which would print as "-0.00".
+    let total = |v: &[f64]| v.iter().fold(0.0, |a, b| a + b);
+    let (total_y, total_m) = (total(&cpu_y), total(&cpu_m));
     let hard: Vec<&&TaskRow> = both
         .iter()
         .filter(|r| r.monolithic.seconds() > hard_seconds)
         .collect();
-    let hard_y: f64 = hard.iter().map(|r| r.yogar.seconds()).sum();
-    let hard_m: f64 = hard.iter().map(|r| r.monolithic.seconds()).sum();
+    let hard_y = hard.iter().fold(0.0, |a, r| a + r.yogar.seconds());
+    let hard_m = hard.iter().fold(0.0, |a, r| a + r.monolithic.seconds());
     let fin = |f: fn(&TaskRow) -> &EngineRun| rows.iter().filter(move |r| f(r).verdict.finished());
     Summary {
         tasks: rows.len(),
@@ -292,6 +310,8 @@ pub fn summarize(rows: &[TaskRow], hard_seconds: f64) -> Summary {
             .filter(|r| r.disagrees())
             .map(|r| r.task.clone())
             .collect(),
+        outcomes_yogar: tally(rows.iter().map(|r| &r.yogar)),
+        outcomes_monolithic: tally(rows.iter().map(|r| &r.monolithic)),
     }
 }
 
@@ -542,6 +562,18 @@ pub fn render_summary(s: &Summary, hard_seconds: f64) -> String {
         s.only_yogar,
         s.only_monolithic
     ));
+    let outcomes = |counts: &[(String, usize)]| {
+        counts
+            .iter()
+            .map(|(label, n)| format!("{label} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    line(format!("yogar outcomes: {}", outcomes(&s.outcomes_yogar)));
+    line(format!(
+        "monolithic outcomes: {}",
+        outcomes(&s.outcomes_monolithic)
+    ));
     line(format!(
         "median CPU s (both finished): yogar {}  monolithic {}",
         opt_f(s.median_cpu_yogar, 3),
@@ -771,13 +803,27 @@ mod tests {
         assert_eq!(s.wrong_yogar, 1);
         assert_eq!(s.wrong_monolithic, 0);
         assert_eq!(s.disagreements, vec!["c".to_string()]);
+        assert_eq!(
+            s.outcomes_yogar,
+            vec![("FALSE".to_string(), 2), ("TRUE".to_string(), 2)]
+        );
+        assert_eq!(
+            s.outcomes_monolithic,
+            vec![
+                ("FALSE".to_string(), 1),
+                ("TRUE".to_string(), 2),
+                ("timeout".to_string(), 1)
+            ]
+        );
         assert!(render_summary(&s, 2.0).contains("ENGINE DISAGREEMENTS"));
 
         let calm = summarize(&rows[..2], 2.0);
         assert!(calm.disagreements.is_empty());
         assert_eq!(calm.hard_tasks, 1);
         assert!((calm.hard_cpu_ratio.unwrap() - 4.0).abs() < 1e-9);
-        assert_eq!(summarize(&[], 2.0).total_cpu_ratio, None);
+        let empty = summarize(&[], 2.0);
+        assert_eq!(empty.total_cpu_ratio, None);
+        assert!(!render_summary(&empty, 2.0).contains("-0.00"));
     }
 
     #[test]
