@@ -1,7 +1,8 @@
 //! Section `engines`: the Yogar engine (scheduling-constraint abstraction refinement) against
 //! the monolithic engine (the exact encoding with ξ, one solve) on the shared SV-COMP tasks.
 //!
-//! Each engine runs as a child `yogar verify --32 --unwind 2 --engine E --stats --timeout T`,
+//! Each engine runs as a child `yogar verify --32 --unwind 2 --engine E --stats --timeout T`
+//! (`--unwind` adjustable),
 //! so a crash or a runaway task costs one row, and the child's CPU time is measured by the
 //! kernel. The table gives per task verdicts, CPU seconds, refinements and clause counts; the
 //! summary gives medians, total CPU ratios and verdict checks. A TRUE/FALSE disagreement between
@@ -21,8 +22,8 @@ pub const QUICK_TASKS: usize = 4;
 pub const DEFAULT_LIMIT: f64 = 10.0;
 /// Monolithic CPU time above which a task counts as hard for the restricted ratio.
 pub const HARD_SECONDS: f64 = 2.0;
-/// Loop bound of every run.
-const UNWIND: &str = "2";
+/// Loop bound of every run by default.
+pub const DEFAULT_UNWIND: u32 = 2;
 
 /// The two engines, by their `--engine` names.
 pub const ENGINES: [&str; 2] = ["yogar", "monolithic"];
@@ -176,11 +177,22 @@ impl TaskRow {
         )
     }
 
-    /// φ0 clauses over monolithic clauses.
+    /// φ0 clauses over monolithic clauses, each pair from one counter: φ0 over φ0 + ξ when the
+    /// Yogar run printed both (encoder counts), else the solver's counts of both runs (Yogar's
+    /// final count less its refinement clauses).
     pub fn clause_ratio(&self) -> Option<f64> {
-        let phi0 = self.yogar.output.first_formula_clauses()?;
-        let mono = self.monolithic.output.first_formula_clauses()?;
-        (mono > 0).then(|| phi0 as f64 / mono as f64)
+        let y = &self.yogar.output;
+        let (phi0, mono) = match (y.phi0_clauses, y.monolithic_xi_clauses) {
+            (Some(p), Some(xi)) => (p, p + xi),
+            _ => {
+                let total = y.clauses?;
+                (
+                    total.saturating_sub(y.refinement_clauses.unwrap_or(0)),
+                    self.monolithic.output.clauses?,
+                )
+            }
+        };
+        ratio(phi0 as f64, mono as f64)
     }
 
     /// Monolithic CPU over Yogar CPU, when both finished.
@@ -419,7 +431,7 @@ fn yogar_binary() -> Option<PathBuf> {
 }
 
 /// Runs one engine on one file; the child is killed if it outlives its own timeout by far.
-fn run_engine(yogar: &Path, engine: &str, file: &Path, limit: f64) -> EngineRun {
+fn run_engine(yogar: &Path, engine: &str, file: &Path, limit: f64, unwind: u32) -> EngineRun {
     let started = Instant::now();
     let cpu_before = children_cpu_time();
     let child = Command::new(yogar)
@@ -540,7 +552,7 @@ fn row_line(r: &TaskRow) -> String {
         opt_u64(r.yogar.output.first_formula_clauses()),
         verdict_cell(&r.monolithic, r.expected),
         r.monolithic.seconds(),
-        opt_u64(r.monolithic.output.first_formula_clauses()),
+        opt_u64(r.monolithic.output.clauses),
         opt_f(r.cpu_ratio(), 2),
     )
 }
@@ -612,7 +624,8 @@ pub fn render_summary(s: &Summary, hard_seconds: f64) -> String {
 
 /// Runs the section; returns false when the engines disagreed on some task.
 pub fn run(options: &Options) -> bool {
-    println!("== engines: yogar vs monolithic (--32 --unwind {UNWIND}) ==");
+    let unwind = options.unwind.unwrap_or(DEFAULT_UNWIND);
+    println!("== engines: yogar vs monolithic (--32 --unwind {unwind}) ==");
     let Some(svb) = find_svb(options.svb.as_deref()).filter(|p| p.join("tasks.csv").is_file())
     else {
         println!(
@@ -656,7 +669,7 @@ pub fn run(options: &Options) -> bool {
     for t in &tasks {
         let mut runs = ENGINES
             .iter()
-            .map(|e| run_engine(&yogar, e, &t.input, limit));
+            .map(|e| run_engine(&yogar, e, &t.input, limit, unwind));
         let (Some(y), Some(m)) = (runs.next(), runs.next()) else {
             continue;
         };
@@ -816,6 +829,15 @@ mod tests {
             ]
         );
         assert!(render_summary(&s, 2.0).contains("ENGINE DISAGREEMENTS"));
+
+        // With φ0 and ξ printed by the Yogar run, the ratio is φ0 / (φ0 + ξ) from that run.
+        let mut printed = rows[0].clone();
+        printed.yogar.output.phi0_clauses = Some(300);
+        printed.yogar.output.monolithic_xi_clauses = Some(900);
+        assert_eq!(printed.clause_ratio(), Some(0.25));
+        printed.yogar.output.monolithic_xi_clauses = None;
+        assert_eq!(printed.clause_ratio(), Some(0.25));
+        assert_eq!(printed.yogar.output.first_formula_clauses(), Some(300));
 
         let calm = summarize(&rows[..2], 2.0);
         assert!(calm.disagreements.is_empty());

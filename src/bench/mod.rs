@@ -32,11 +32,13 @@ pub struct Options {
     pub tasks: Option<usize>,
     /// `engines`: every task.
     pub all: bool,
+    /// `engines`: the loop bound (default 2).
+    pub unwind: Option<u32>,
 }
 
 /// Entry point of `yogar-bench`:
 /// `yogar-bench [--solvers-only | SECTION...] [--quick] [--only TEXT] [--solver NAME]...
-/// [--svb PATH] [--filter TEXT] [--limit SECONDS] [--tasks N] [--all]`.
+/// [--svb PATH] [--filter TEXT] [--limit SECONDS] [--tasks N] [--all] [--unwind N]`.
 /// Returns the process exit code (0; 1 when the engines disagreed on a verdict; 2 for a bad
 /// argument).
 pub fn main(args: &[String]) -> u8 {
@@ -62,7 +64,7 @@ pub fn main(args: &[String]) -> u8 {
                 }
             },
             "--all" => options.all = true,
-            "--svb" | "--filter" | "--limit" | "--tasks" => {
+            "--svb" | "--filter" | "--limit" | "--tasks" | "--unwind" => {
                 let Some(value) = args.next() else {
                     eprintln!("yogar-bench: error: {arg} needs a value");
                     return 2;
@@ -79,6 +81,13 @@ pub fn main(args: &[String]) -> u8 {
                             }
                         }
                     }
+                    "--unwind" => match value.parse::<u32>() {
+                        Ok(n) => options.unwind = Some(n),
+                        _ => {
+                            eprintln!("yogar-bench: error: --unwind needs a count");
+                            return 2;
+                        }
+                    },
                     _ => match value.parse::<usize>() {
                         Ok(n) if n > 0 => options.tasks = Some(n),
                         _ => {
@@ -92,7 +101,7 @@ pub fn main(args: &[String]) -> u8 {
                 println!(
                     "usage: yogar-bench [--solvers-only | SECTION...] [--quick] [--only TEXT] \
                      [--solver NAME]... [--svb PATH] [--filter TEXT] [--limit SECONDS] \
-                     [--tasks N] [--all]\n\
+                     [--tasks N] [--all] [--unwind N]\n\
                      sections: {}\n\
                      engines: {} tasks spread over directories by default (all matching with \
                      --filter), {} s per engine run",
