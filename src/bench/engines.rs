@@ -435,9 +435,8 @@ fn run_engine(yogar: &Path, engine: &str, file: &Path, limit: f64, unwind: u32) 
     let started = Instant::now();
     let cpu_before = children_cpu_time();
     let child = Command::new(yogar)
-        .args([
-            "verify", "--32", "--unwind", UNWIND, "--engine", engine, "--stats",
-        ])
+        .args(["verify", "--32", "--unwind", &unwind.to_string()])
+        .args(["--engine", engine, "--stats"])
         .arg("--timeout")
         .arg(format!("{limit}"))
         .arg(file)
