@@ -633,6 +633,8 @@ pub fn run(options: &Options) -> bool {
         );
         return true;
     };
+    // Resolved so task paths in messages read without `..` steps.
+    let svb = svb.canonicalize().unwrap_or(svb);
     let Some(yogar) = yogar_binary() else {
         println!("skipped: no yogar binary next to the bench executable (run `make build`)");
         return true;
