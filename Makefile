@@ -20,8 +20,12 @@ lint:
 fmt:
 	$(CARGO) fmt --all
 
-bench:
-	$(CARGO) run --release --bin yogar-bench
+# Solver timings, then both engines on a deterministic subset of 40 shared SV-COMP tasks at
+# 10 s per engine run (a few minutes on 2 cores). Full run: make bench ARGS="--all --limit 60".
+# Fails when the engines give TRUE and FALSE on the same task.
+ARGS ?=
+bench: build
+	$(CARGO) run --release --bin yogar-bench -- $(ARGS)
 
 # A verdict (TRUE 0, FALSE 10) is success here; anything else fails.
 run: build

@@ -1,15 +1,17 @@
 //! `make bench`: timings that decide defaults. One module per section; `yogar-bench` runs the
 //! sections named on its command line, or all of them.
 //!
-//! Sections so far: `solvers` (every SAT back end on the same generated formulas). Engine
-//! benchmarks are meant to become further sections beside it.
+//! Sections so far: `solvers` (every SAT back end on the same generated formulas) and
+//! `engines` (the Yogar and monolithic engines on the shared SV-COMP tasks).
 
+pub mod engines;
 pub mod solvers;
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// The sections, in the order they run.
-pub const SECTIONS: &[&str] = &["solvers"];
+pub const SECTIONS: &[&str] = &["solvers", "engines"];
 
 /// How to run the sections.
 #[derive(Clone, Debug, Default)]
@@ -20,11 +22,25 @@ pub struct Options {
     pub only: Option<String>,
     /// Only these back ends (all when empty).
     pub solvers: Vec<String>,
+    /// `engines`: the sv-benchmarks checkout (default: found beside the repository).
+    pub svb: Option<PathBuf>,
+    /// `engines`: only tasks whose name contains this text.
+    pub filter: Option<String>,
+    /// `engines`: seconds per engine run.
+    pub limit: Option<f64>,
+    /// `engines`: how many tasks (a deterministic subset spread over directories).
+    pub tasks: Option<usize>,
+    /// `engines`: every task.
+    pub all: bool,
+    /// `engines`: the loop bound (default 2).
+    pub unwind: Option<u32>,
 }
 
 /// Entry point of `yogar-bench`:
-/// `yogar-bench [--solvers-only | SECTION...] [--quick] [--only TEXT] [--solver NAME]...`.
-/// Returns the process exit code (0, or 2 for a bad argument).
+/// `yogar-bench [--solvers-only | SECTION...] [--quick] [--only TEXT] [--solver NAME]...
+/// [--svb PATH] [--filter TEXT] [--limit SECONDS] [--tasks N] [--all] [--unwind N]`.
+/// Returns the process exit code (0; 1 when the engines disagreed on a verdict; 2 for a bad
+/// argument).
 pub fn main(args: &[String]) -> u8 {
     let mut sections = Vec::new();
     let mut options = Options::default();
@@ -47,12 +63,51 @@ pub fn main(args: &[String]) -> u8 {
                     return 2;
                 }
             },
+            "--all" => options.all = true,
+            "--svb" | "--filter" | "--limit" | "--tasks" | "--unwind" => {
+                let Some(value) = args.next() else {
+                    eprintln!("yogar-bench: error: {arg} needs a value");
+                    return 2;
+                };
+                match arg.as_str() {
+                    "--svb" => options.svb = Some(PathBuf::from(value)),
+                    "--filter" => options.filter = Some(value.clone()),
+                    "--limit" => {
+                        match value.parse::<f64>() {
+                            Ok(t) if t > 0.0 && t.is_finite() => options.limit = Some(t),
+                            _ => {
+                                eprintln!("yogar-bench: error: --limit needs a positive number of seconds");
+                                return 2;
+                            }
+                        }
+                    }
+                    "--unwind" => match value.parse::<u32>() {
+                        Ok(n) => options.unwind = Some(n),
+                        _ => {
+                            eprintln!("yogar-bench: error: --unwind needs a count");
+                            return 2;
+                        }
+                    },
+                    _ => match value.parse::<usize>() {
+                        Ok(n) if n > 0 => options.tasks = Some(n),
+                        _ => {
+                            eprintln!("yogar-bench: error: --tasks needs a positive count");
+                            return 2;
+                        }
+                    },
+                }
+            }
             "-h" | "--help" => {
                 println!(
                     "usage: yogar-bench [--solvers-only | SECTION...] [--quick] [--only TEXT] \
-                     [--solver NAME]...\n\
-                     sections: {}",
-                    SECTIONS.join(", ")
+                     [--solver NAME]... [--svb PATH] [--filter TEXT] [--limit SECONDS] \
+                     [--tasks N] [--all] [--unwind N]\n\
+                     sections: {}\n\
+                     engines: {} tasks spread over directories by default (all matching with \
+                     --filter), {} s per engine run",
+                    SECTIONS.join(", "),
+                    engines::DEFAULT_TASKS,
+                    engines::DEFAULT_LIMIT
                 );
                 return 0;
             }
@@ -71,12 +126,21 @@ pub fn main(args: &[String]) -> u8 {
     if sections.is_empty() {
         sections.extend_from_slice(SECTIONS);
     }
+    let mut code = 0;
     for section in sections {
-        if section == "solvers" {
-            solvers::run(&options);
+        let agreed = match section {
+            "solvers" => {
+                solvers::run(&options);
+                true
+            }
+            "engines" => engines::run(&options),
+            _ => true,
+        };
+        if !agreed {
+            code = 1;
         }
     }
-    0
+    code
 }
 
 /// CPU time (user + system) of this process so far, all threads included, from
@@ -90,4 +154,28 @@ pub fn process_cpu_time() -> Option<Duration> {
     let stime: u64 = fields.get(12)?.parse().ok()?;
     // Linux reports these in USER_HZ, which is 100 on every architecture it runs on.
     Some(Duration::from_millis((utime + stime) * 10))
+}
+
+/// CPU time (user + system) of this process's children that have been waited for, from
+/// `getrusage(RUSAGE_CHILDREN)` (microsecond resolution); `None` where the call fails.
+#[cfg(unix)]
+pub fn children_cpu_time() -> Option<Duration> {
+    // SAFETY: `getrusage` only writes the struct it is given, which is zeroed plain data.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        if libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) != 0 {
+            return None;
+        }
+        usage
+    };
+    let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+    Some(Duration::from_micros(
+        micros(usage.ru_utime) + micros(usage.ru_stime),
+    ))
+}
+
+/// Child CPU time is not measured off Unix.
+#[cfg(not(unix))]
+pub fn children_cpu_time() -> Option<Duration> {
+    None
 }
