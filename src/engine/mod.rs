@@ -192,6 +192,10 @@ pub(crate) fn with_equation(
     let start = Instant::now();
     let deadline = Deadline::new(opts.timeout);
     let mut stats = EngineStats::default();
+    // Symbolic execution of a large program can take long by itself: it watches the deadline.
+    let mut opts = opts.clone();
+    opts.symex.deadline = deadline.0;
+    let opts = &opts;
     let mut knowledge = {
         let mut null = null_solver::NullSolver::default();
         let mut enc = encoder::Encoder::new(&mut null);

@@ -2,6 +2,7 @@
 //! paths merged where jumps meet, loops unwound, calls inlined.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::time::Instant;
 
 use cranelift_entity::{EntityRef, SecondaryMap};
 use encoder::{AtomicBlock, BitVec, Encoder, Equation, Location, Thread};
@@ -487,6 +488,9 @@ impl Symex<'_, '_, '_> {
                     }
                     None => break,
                 }
+            }
+            if self.opts.deadline.is_some_and(|d| Instant::now() > d) {
+                return Err(SymexError::Timeout);
             }
             let mut s = cur.take().expect("live state");
             let id = InstrId::from_u32(pc as u32);

@@ -42,6 +42,8 @@ pub struct SymexOptions {
     pub unwinding_assertions: bool,
     /// Thread instances allowed (main included).
     pub max_threads: usize,
+    /// Give up (with [`SymexError::Timeout`]) once this instant has passed.
+    pub deadline: Option<std::time::Instant>,
 }
 
 impl Default for SymexOptions {
@@ -51,6 +53,7 @@ impl Default for SymexOptions {
             unwindset: HashMap::new(),
             unwinding_assertions: true,
             max_threads: 64,
+            deadline: None,
         }
     }
 }
@@ -135,12 +138,15 @@ impl SymexOutput {
 pub enum SymexError {
     /// A construct that cannot be modelled exactly (message names it).
     Unsupported(String),
+    /// The deadline passed during execution.
+    Timeout,
 }
 
 impl std::fmt::Display for SymexError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SymexError::Unsupported(s) => write!(f, "unsupported: {s}"),
+            SymexError::Timeout => write!(f, "timeout"),
         }
     }
 }
