@@ -19,8 +19,9 @@ use encoder::{
 use solver_glue::{make_solver, Lit, SolveResult};
 
 use super::eog::{self, Access, ClosureLimits, ClosureResult, EogBuilder};
-use super::monolithic::solve;
-use super::{check_reason, Checks, Deadline, EngineOptions, EngineStats, Outcome, Trace, Verdict};
+use super::{
+    check_reason, solve, Checks, Deadline, EngineOptions, EngineStats, Outcome, Trace, Verdict,
+};
 use crate::ir::Program;
 use crate::symex::{self, CheckKind, SymexOutput};
 

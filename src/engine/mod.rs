@@ -236,3 +236,23 @@ pub(crate) fn with_equation(
 
 /// Runs of symbolic execution allowed to learn the objects pointers may designate.
 pub const MAX_RUNS: usize = 4;
+
+/// One solve under `assume`, within the deadline.
+pub(crate) fn solve(
+    enc: &mut encoder::Encoder,
+    assume: &[solver_glue::Lit],
+    deadline: &Deadline,
+) -> solver_glue::SolveResult {
+    if assume.iter().any(|&l| enc.const_value(l) == Some(false)) {
+        return solver_glue::SolveResult::Unsat;
+    }
+    if deadline.passed() {
+        return solver_glue::SolveResult::Interrupted;
+    }
+    // Every back end enforces a time budget; only conflict budgets may be refused.
+    let _ = enc.solver().set_budget(solver_glue::Budget {
+        time: deadline.left(),
+        conflicts: None,
+    });
+    enc.solver().solve(assume)
+}

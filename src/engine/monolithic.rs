@@ -6,9 +6,11 @@
 //! unsupported construct reached), which turn TRUE into UNKNOWN.
 
 use encoder::{encode_links, Encoder, LiteralMode, ProgramOrder, ScheduleEncoding};
-use solver_glue::{Budget, Lit, SolveResult};
+use solver_glue::SolveResult;
 
-use super::{check_reason, Checks, Deadline, EngineOptions, EngineStats, Outcome, Trace, Verdict};
+use super::{
+    check_reason, solve, Checks, Deadline, EngineOptions, EngineStats, Outcome, Trace, Verdict,
+};
 use crate::ir::Program;
 use crate::symex::{CheckKind, SymexOutput};
 
@@ -73,20 +75,4 @@ fn decide(
             complete: opts.symex.unwinding_assertions,
         },
     }
-}
-
-/// One solve under `assume`, within the deadline.
-pub(crate) fn solve(enc: &mut Encoder, assume: &[Lit], deadline: &Deadline) -> SolveResult {
-    if assume.iter().any(|&l| enc.const_value(l) == Some(false)) {
-        return SolveResult::Unsat;
-    }
-    if deadline.passed() {
-        return SolveResult::Interrupted;
-    }
-    // Every back end enforces a time budget; only conflict budgets may be refused.
-    let _ = enc.solver().set_budget(Budget {
-        time: deadline.left(),
-        conflicts: None,
-    });
-    enc.solver().solve(assume)
 }

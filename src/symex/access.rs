@@ -487,7 +487,7 @@ impl Symex<'_, '_, '_> {
             kind,
             guard,
             value,
-            atomic: Self::current_atomic(s),
+            atomic: s.block(),
             source: None,
         });
         self.event_info[e] = EventInfo { loc: self.loc };

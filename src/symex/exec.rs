@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::Instant;
 
 use cranelift_entity::{EntityRef, SecondaryMap};
-use encoder::{AtomicBlock, BitVec, Encoder, Equation, Location, Thread};
+use encoder::{BitVec, Encoder, Equation, Location, Thread};
 use solver_glue::Lit;
 
 use super::memory::{InitValue, Memory, ObjId, ObjKind, Object};
@@ -718,7 +718,7 @@ impl Symex<'_, '_, '_> {
                 // The handle only matters where the path's guard holds: the last candidate is
                 // the default, so a direct create stores a constant.
                 let mut hv: Option<BitVec> = None;
-                let atomic = s.atomic.map(|a| a.0);
+                let atomic = s.block();
                 for (f, g) in entries.into_iter().rev() {
                     let child = self.eq.add_thread();
                     self.eq.add_create(self.cur, child, g, atomic);
@@ -882,7 +882,7 @@ impl Symex<'_, '_, '_> {
     ) -> Result<(), SymexError> {
         let v = self.eval_scalar(thread, s, None)?;
         let g = s.guard;
-        let atomic = s.atomic.map(|a| a.0);
+        let atomic = s.block();
         let mut oks = Vec::new();
         let mut hits = Vec::new();
         let mut rets: Vec<(Lit, BitVec)> = Vec::new();
@@ -1181,10 +1181,6 @@ impl Symex<'_, '_, '_> {
             Less if signed => self.enc.bv_sign_extend(v, bits),
             Less => self.enc.bv_zero_extend(v, bits),
         }
-    }
-
-    pub fn current_atomic(s: &State) -> Option<AtomicBlock> {
-        s.atomic.map(|a| a.0)
     }
 }
 

@@ -180,54 +180,31 @@ impl Memory {
 /// first member; bit-fields are not supported.
 pub fn leaves(types: &Types, ty: TypeId) -> Result<Vec<(u64, u32)>, String> {
     let mut out = Vec::new();
-    collect_leaves(types, ty, 0, &mut out)?;
+    visit_scalars(types, ty, 0, &mut |off, bits, _| out.push((off, bits)))?;
     Ok(out)
 }
 
 /// Offsets of the `_Bool` leaves of a type (their values are 0 or 1).
 pub fn bool_offsets(types: &Types, ty: TypeId) -> Vec<u64> {
     let mut out = Vec::new();
-    collect_bools(types, ty, 0, &mut out);
+    let _ = visit_scalars(types, ty, 0, &mut |off, _, is_bool| {
+        if is_bool {
+            out.push(off)
+        }
+    });
     out
 }
 
-fn collect_bools(types: &Types, ty: TypeId, base: u64, out: &mut Vec<u64>) {
-    match types.get(ty) {
-        Type::Bool => out.push(base),
-        Type::Array {
-            elem,
-            len: Some(len),
-        } => {
-            if let Some(size) = types.size_of(*elem) {
-                for k in 0..(*len).min(1 << 16) {
-                    collect_bools(types, *elem, base + k * size, out);
-                }
-            }
-        }
-        Type::Struct(s) => {
-            let def = &types.structs[*s];
-            let n = if def.is_union {
-                def.fields.len().min(1)
-            } else {
-                def.fields.len()
-            };
-            for f in &def.fields[..n] {
-                collect_bools(types, f.ty, base + f.offset, out);
-            }
-        }
-        _ => {}
-    }
-}
-
-fn collect_leaves(
+/// Calls `f(offset, bits, is_bool)` for every scalar leaf of a type, in offset order.
+fn visit_scalars(
     types: &Types,
     ty: TypeId,
     base: u64,
-    out: &mut Vec<(u64, u32)>,
+    f: &mut dyn FnMut(u64, u32, bool),
 ) -> Result<(), String> {
     match types.get(ty) {
         Type::Bool | Type::Int { .. } | Type::Pointer(_) => {
-            out.push((base, types.bits(ty)));
+            f(base, types.bits(ty), matches!(types.get(ty), Type::Bool));
             Ok(())
         }
         Type::Float { .. } => Err("floating point".into()),
@@ -238,10 +215,8 @@ fn collect_leaves(
             if len > 1 << 16 {
                 return Err(format!("array of {len} elements"));
             }
-            let mut inner = Vec::new();
-            collect_leaves(types, *elem, 0, &mut inner)?;
             for k in 0..len {
-                out.extend(inner.iter().map(|&(o, b)| (base + k * size + o, b)));
+                visit_scalars(types, *elem, base + k * size, f)?;
             }
             Ok(())
         }
@@ -255,11 +230,11 @@ fn collect_leaves(
             } else {
                 &def.fields[..]
             };
-            for f in fields {
-                if f.bitfield.is_some() {
+            for fl in fields {
+                if fl.bitfield.is_some() {
                     return Err(format!("bit-field in {}", def.name));
                 }
-                collect_leaves(types, f.ty, base + f.offset, out)?;
+                visit_scalars(types, fl.ty, base + fl.offset, f)?;
             }
             Ok(())
         }

@@ -23,7 +23,7 @@ pub mod state;
 use std::collections::HashMap;
 
 use cranelift_entity::SecondaryMap;
-use encoder::{BitVec, Encoder, Equation, Event, Thread};
+use encoder::{BitVec, Equation, Event, Thread};
 use solver_glue::Lit;
 
 use crate::ir::{FuncId, Loc, LoopId, PropId};
@@ -155,10 +155,4 @@ impl std::error::Error for SymexError {}
 
 pub(crate) fn unsupported<T>(msg: impl Into<String>) -> Result<T, SymexError> {
     Err(SymexError::Unsupported(msg.into()))
-}
-
-/// Encoder helper: the disjunction of the literals of some checks.
-pub fn any_of(enc: &mut Encoder, checks: impl Iterator<Item = Lit>) -> Lit {
-    let lits: Vec<Lit> = checks.collect();
-    enc.or_all(&lits)
 }

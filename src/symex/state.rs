@@ -87,6 +87,11 @@ impl State {
         }
     }
 
+    /// The atomic block the path is in, if any.
+    pub fn block(&self) -> Option<AtomicBlock> {
+        self.atomic.map(|a| a.0)
+    }
+
     /// Whether the path is statically dead.
     pub fn is_dead(&self, enc: &Encoder) -> bool {
         enc.const_value(self.guard) == Some(false)
