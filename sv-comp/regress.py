@@ -62,6 +62,9 @@ CSV_FIELDS = [
     "wall_s",
     "mem_mb",
     "refinements",
+    "clauses",
+    "unwind",
+    "witness",
     "baseline",
     "changed",
 ]
@@ -236,15 +239,48 @@ def quick_subset(tasks, size=QUICK_SIZE):
     return sorted(chosen, key=lambda t: t.name)
 
 
-def command(task, yogar, default_data_model, extra_args):
+def data_model_flags(task, default_data_model):
     data_model = task.data_model or default_data_model
-    flags = {"ILP32": ["--32"], "LP64": ["--64"]}.get(data_model, [])
+    return {"ILP32": ["--32"], "LP64": ["--64"]}.get(data_model, [])
+
+
+def command(task, yogar, default_data_model, extra_args, witness=None):
+    """`yogar verify` for one task; `--stats` so that the table can show the formula size and
+    refinements, and `--witness` where the witness should go."""
     return (
-        [yogar, "verify", "--property", task.property_file]
-        + flags
+        [yogar, "verify", "--property", task.property_file, "--stats"]
+        + data_model_flags(task, default_data_model)
+        + (["--witness", witness] if witness else [])
         + list(extra_args)
         + list(task.input_files)
     )
+
+
+def replay_command(task, yogar, default_data_model, witness):
+    """`yogar replay` of a violation witness (our own validator)."""
+    return (
+        [yogar, "replay"]
+        + data_model_flags(task, default_data_model)
+        + list(task.input_files)
+        + [witness]
+    )
+
+
+def read_results(path):
+    """task → status of a results.csv written by this runner."""
+    with open(path, newline="", encoding="utf-8") as f:
+        return {row["task"]: row["status"] for row in csv.DictReader(f)}
+
+
+def disagreements(rows, other):
+    """Tasks where this run and `other` (task → status) both gave a verdict and the
+    verdicts differ."""
+    out = []
+    for r in rows:
+        mine, theirs = verdict_class(r["status"]), verdict_class(other.get(r["task"], ""))
+        if mine != "none" and theirs != "none" and mine != theirs:
+            out.append(r["task"])
+    return out
 
 
 # ----------------------------------------------------------------------------- results
@@ -508,6 +544,8 @@ def summarize(rows):
         "timeout": sum(r["status"] == "TIMEOUT" for r in rows),
         "error": sum(r["category"] == "error" for r in rows),
         "changed": sum(r["changed"] == "yes" for r in rows),
+        "witness_confirmed": sum(r.get("witness") == "confirmed" for r in rows),
+        "witness_checked": sum(bool(r.get("witness")) for r in rows),
         "score": sum(int(r["score"]) for r in rows),
         "max_score": sum(
             SCORE_CORRECT_TRUE if r["expected"] == "true" else SCORE_CORRECT_FALSE for r in rows
@@ -527,7 +565,9 @@ def summary_text(s, runner_name):
         f"unknown: {s['unknown']} (of which timeout: {s['timeout']})\n"
         f"error: {s['error']}\n"
         f"changed from baseline: {s['changed']}\n"
-        f"score: {s['score']} of {s['max_score']}\n"
+        + (f"witnesses confirmed by replay: {s['witness_confirmed']} of {s['witness_checked']}\n"
+           if s.get("witness_checked") else "")
+        + f"score: {s['score']} of {s['max_score']}\n"
         f"cpu time: {s['cpu_s']:.1f} s\n"
     )
 
@@ -613,6 +653,11 @@ def parse_args(argv):
     p.add_argument("--fail-on-change", action="store_true", help="also exit 1 if a verdict differs from the baseline")
     p.add_argument("--runner", choices=["auto", "benchexec", "own"], default="auto",
                    help="auto: BenchExec's RunExecutor if usable, else the own runner")
+    p.add_argument("--replay", action="store_true",
+                   help="write a witness for every FALSE and check it with `yogar replay` (column witness)")
+    p.add_argument("--compare", metavar="CSV",
+                   help="results.csv of another run (e.g. another engine): fail on any task where both "
+                        "gave a verdict and the verdicts differ")
     p.add_argument("--benchexec-xml", metavar="OUT",
                    help="only write yogar-concurrency.xml for this checkout to OUT, then stop")
     p.add_argument("--default-data-model", choices=["ILP32", "LP64", "none"], default="ILP32",
@@ -670,13 +715,29 @@ def main(argv=None):
 
     def one(task):
         stem = task.name.replace("/", "__")
-        cmd = command(task, yogar, default_dm, extra)
+        witness = os.path.join(logs, stem + ".graphml") if args.replay else None
+        if witness and os.path.exists(witness):
+            os.remove(witness)
+        cmd = command(task, yogar, default_dm, extra, witness)
         outcome, out_lines, _ = run(
             cmd, os.path.join(logs, stem + ".log"), os.path.join(logs, stem + ".err"),
             args.limit_cpu, mem_bytes, wall,
         )
         stats = parse_stats(out_lines)
         category, score = categorize(task.expected, outcome.status)
+        replayed = ""
+        if witness and verdict_class(outcome.status) == "false":
+            if not os.path.exists(witness):
+                replayed = "no witness"
+            else:
+                r_out, r_lines, _ = run(
+                    replay_command(task, yogar, default_dm, witness),
+                    os.path.join(logs, stem + ".replay.log"),
+                    os.path.join(logs, stem + ".replay.err"),
+                    args.limit_cpu, mem_bytes, wall,
+                )
+                confirmed = any(line.startswith("witness confirmed") for line in r_lines)
+                replayed = "confirmed" if confirmed else "not confirmed"
         base = baseline.get(task.name, "")
         changed = bool(base) and verdict_class(base) != verdict_class(outcome.status)
         return {
@@ -690,6 +751,9 @@ def main(argv=None):
             "wall_s": f"{outcome.wall_s:.2f}",
             "mem_mb": f"{outcome.mem_bytes / 1e6:.1f}",
             "refinements": stats.get("refinements", ""),
+            "clauses": stats.get("phi0 clauses", stats.get("clauses", "")),
+            "unwind": stats.get("unwind bound", ""),
+            "witness": replayed,
             "baseline": base,
             "changed": "yes" if changed else "",
         }
@@ -702,6 +766,7 @@ def main(argv=None):
                 rows.append(row)
                 flag = "  WRONG" if row["category"] == "wrong" else ""
                 flag += f"  CHANGED (was {row['baseline']})" if row["changed"] else ""
+                flag += f"  witness {row['witness']}" if row["witness"] else ""
                 print(f"[{len(rows)}/{len(tasks)}] {row['task']}: {row['status']} "
                       f"(expected {row['expected']}) {row['cpu_s']} s{flag}", flush=True)
 
@@ -718,9 +783,22 @@ def main(argv=None):
 
     wrong = [r["task"] for r in rows if r["category"] == "wrong"]
     changed = [r["task"] for r in rows if r["changed"]]
+    unconfirmed = [r["task"] for r in rows if r["witness"] not in ("", "confirmed")]
+    differ = disagreements(rows, read_results(args.compare)) if args.compare else []
+    if args.compare:
+        print(f"compared with {args.compare}: {len(differ)} tasks with a different verdict")
+    status = 0
     if wrong:
         print("WRONG verdicts: " + " ".join(wrong), file=sys.stderr)
-        return 1
+        status = 1
+    if unconfirmed:
+        print("witnesses not confirmed by replay: " + " ".join(unconfirmed), file=sys.stderr)
+        status = 1
+    if differ:
+        print("verdicts differ from the compared run: " + " ".join(differ), file=sys.stderr)
+        status = 1
+    if status:
+        return status
     if changed and args.fail_on_change:
         print("verdicts changed from the baseline: " + " ".join(changed), file=sys.stderr)
         return 1

@@ -3,8 +3,9 @@
 //!
 //! The engine trace lists the shared accesses in interleaving order and the inputs per thread;
 //! the witness needs every thread created (by its parent, at its creation line) before it acts.
-//! Each thread is created just before its first step (its parent first, if that is not yet
-//! created). Reads of global integer variables become assumptions `x == v` with `v` in the
+//! Each thread is created where its parent creates it: right after the parent's last access
+//! before the `pthread_create` (a replay follows the parent's steps in that order); failing
+//! that, just before the thread's first step (its parent first, if that is not yet created). Reads of global integer variables become assumptions `x == v` with `v` in the
 //! variable's own type; other cells (pointers, struct members, array elements, locks) give no
 //! assumption, since a wrong assumption would make a validator reject a true counterexample.
 
@@ -74,26 +75,34 @@ pub fn witness_trace(prog: &Program, trace: &engine::Trace, program_file: &Path)
             },
         )
     };
-    for ev in &trace.events {
+    for (k, ev) in trace.events.iter().enumerate() {
         if ev.thread as usize >= created.len() {
             continue;
+        }
+        // Threads created right after the parent's previous access, in the parent's place.
+        for (c, at) in trace.created_after.iter().enumerate() {
+            if *at == Some(k) && c < created.len() && trace.created.get(c) == Some(&true) {
+                create(c as u32, &mut created, &mut steps);
+            }
         }
         create(ev.thread, &mut created, &mut steps);
         let queue = &mut pending[ev.thread as usize];
         while queue.first().is_some_and(|i| i.loc.line <= ev.loc.line) {
             steps.push(input_step(queue.remove(0)));
         }
-        if ev.write {
-            continue;
-        }
-        if let Some(kind) = read_assumption(prog, &ev.what, ev.value, ev.bits) {
-            steps.push(TraceStep::new(
-                ev.thread,
-                line(ev.loc),
-                &entry(ev.thread),
-                kind,
-            ));
-        }
+        // Every shared access is an edge, so that a validator can follow the interleaving;
+        // reads of C variables also state the value read.
+        let kind = if ev.write {
+            None
+        } else {
+            read_assumption(prog, &ev.what, ev.value, ev.bits)
+        };
+        steps.push(TraceStep::new(
+            ev.thread,
+            line(ev.loc),
+            &entry(ev.thread),
+            kind.unwrap_or(Step::Access),
+        ));
     }
     // Inputs not yet placed, thread by thread (the violating thread's last).
     let v = trace.violation_thread;

@@ -41,6 +41,11 @@ pub struct Trace {
     /// Thread number → whether the trace's execution creates it (its `pthread_create` is
     /// reached under the model).
     pub created: Vec<bool>,
+    /// Thread number → how many of [`Trace::events`] come before its creation: the position
+    /// just after the parent's last event before the `pthread_create`. `None` when the
+    /// parent has no such event (the creation is then only known to precede the child's
+    /// first event).
+    pub created_after: Vec<Option<usize>>,
 }
 
 impl Trace {
@@ -60,9 +65,15 @@ impl Trace {
                 .find(|ti| ti.thread == t)
                 .map_or(u32::MAX, |ti| ti.number)
         };
-        let events = order
+        let shown: Vec<Event> = order
             .iter()
-            .filter(|&&e| eq.events[e].thread != eq.init_thread())
+            .copied()
+            .filter(|&e| eq.events[e].thread != eq.init_thread())
+            .collect();
+        let position: std::collections::HashMap<Event, usize> =
+            shown.iter().enumerate().map(|(k, &e)| (e, k)).collect();
+        let events = shown
+            .iter()
             .map(|&e| {
                 let d = &eq.events[e];
                 TraceEvent {
@@ -106,6 +117,21 @@ impl Trace {
             })
             .collect();
         let created = out.threads.iter().map(|t| enc.value(t.guard)).collect();
+        let created_after = out
+            .threads
+            .iter()
+            .map(|t| {
+                let k = eq.creates.iter().position(|c| c.child == t.thread)?;
+                let items = &eq.threads[eq.creates[k].parent].items;
+                let at = items
+                    .iter()
+                    .position(|i| *i == encoder::ThreadItem::Create(k))?;
+                items[..at].iter().rev().find_map(|i| match i {
+                    encoder::ThreadItem::Event(e) => position.get(e).map(|p| p + 1),
+                    _ => None,
+                })
+            })
+            .collect();
         Trace {
             events,
             inputs,
@@ -114,6 +140,7 @@ impl Trace {
             threads,
             parents,
             created,
+            created_after,
         }
     }
 

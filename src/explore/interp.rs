@@ -128,6 +128,9 @@ pub struct Machine<'p> {
     main_returned: bool,
     /// Lines executed by the last [`Machine::step`].
     pub last_lines: Vec<u32>,
+    /// The line of every shared access (and synchronisation operation) of the last
+    /// [`Machine::step`]: what the accesses of a witness are matched against.
+    pub last_shared: Vec<u32>,
 }
 
 /// Why an instruction stopped: the run ended, or the thread yields between two shared
@@ -157,6 +160,8 @@ struct Cx {
     memo: Vec<Value>,
     pos: usize,
     budget: u32,
+    /// A shared write (or a synchronisation operation) was done.
+    wrote: bool,
 }
 
 impl Cx {
@@ -166,6 +171,7 @@ impl Cx {
             memo,
             pos: 0,
             budget: u32::MAX,
+            wrote: false,
         }
     }
 }
@@ -209,6 +215,7 @@ impl<'p> Machine<'p> {
             steps: 0,
             main_returned: false,
             last_lines: Vec::new(),
+            last_shared: Vec::new(),
         };
         for (v, d) in prog.globals() {
             if !d.thread_local {
@@ -400,6 +407,7 @@ impl<'p> Machine<'p> {
         nondet: &mut dyn FnMut(&NondetRequest) -> u64,
     ) -> Result<(), RunEnd> {
         self.last_lines.clear();
+        self.last_shared.clear();
         let r = self.exec(t, nondet).and_then(|()| {
             // Bounded, so that a thread spinning on its own registers still yields.
             let mut n = 0;
@@ -454,8 +462,32 @@ impl<'p> Machine<'p> {
             memo,
             pos: 0,
             budget: 1,
+            wrote: false,
         };
+        let at = self.next_instr(t).map(|(f, i)| self.instr(f, i));
+        let waking = self.threads[t].status == Status::CondWaiting;
         let r = self.exec_in(&mut cx, nondet);
+        if let Some(instr) = at.filter(|i| i.loc.line != 0) {
+            // As many accesses as the equation has events for the operation: a lock reads
+            // and writes the lock cell; a condition wait unlocks, then (on waking) locks.
+            let sync = match instr.kind {
+                _ if r.is_err() => 0,
+                InstrKind::MutexLock(_) | InstrKind::MutexTryLock { .. } => 2,
+                InstrKind::CondWait { .. } if waking => 2,
+                InstrKind::MutexUnlock(_)
+                | InstrKind::CondWait { .. }
+                | InstrKind::ThreadCreate { .. }
+                | InstrKind::ThreadJoin { .. }
+                | InstrKind::Memcpy { .. }
+                | InstrKind::Memset { .. } => 1,
+                _ => u32::from(cx.wrote),
+            };
+            let reads = 1 - cx.budget.min(1);
+            let n = reads + sync;
+            for _ in 0..n {
+                self.last_shared.push(instr.loc.line);
+            }
+        }
         if let Err(Stop::Yield) = r {
             self.threads[t].memo = cx.memo;
         }
@@ -482,8 +514,11 @@ impl<'p> Machine<'p> {
             InstrKind::Assign { dst, src } => {
                 let v = self.eval(cx, src)?;
                 let (o, off) = self.place(cx, dst)?;
-                if self.shared(dst) && cx.budget == 0 {
-                    return Err(Stop::Yield);
+                if self.shared(dst) {
+                    if cx.budget == 0 {
+                        return Err(Stop::Yield);
+                    }
+                    cx.wrote = true;
                 }
                 self.store(o, off, dst.ty, &v)?;
                 self.advance(t);
@@ -508,6 +543,7 @@ impl<'p> Machine<'p> {
                     norm(raw, bits, signed)
                 };
                 let (o, off) = self.place(cx, dst)?;
+                cx.wrote |= self.shared(dst);
                 self.store(o, off, ty, &Value::Scalar(Scalar::int(v)))?;
                 self.advance(t);
             }

@@ -99,12 +99,24 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    /// The next witness edge's thread, skipping edges of threads that cannot move.
-    fn sync_guide(&self, guide: &mut usize, runnable: &[usize]) -> Option<usize> {
+    /// The next witness edge's thread. When that thread cannot move but the last one to move
+    /// still can, the last one goes on without giving up the edge: the witness lists shared
+    /// accesses only, so a thread may still have to leave an atomic block (or pass other
+    /// steps without an edge) before the witness's next thread can run. Otherwise edges of
+    /// threads that cannot move are skipped.
+    fn sync_guide(
+        &self,
+        guide: &mut usize,
+        runnable: &[usize],
+        last: Option<usize>,
+    ) -> Option<usize> {
         while let Some(e) = self.edges.get(*guide) {
             let t = e.thread as usize;
             if runnable.contains(&t) {
                 return Some(t);
+            }
+            if let Some(l) = last.filter(|l| runnable.contains(l)) {
+                return Some(l);
             }
             *guide += 1;
         }
@@ -115,7 +127,7 @@ impl Search<'_> {
     fn order(&self, m: &Machine, guide: &mut usize, last: Option<usize>) -> Vec<usize> {
         let runnable = m.runnable();
         let mut order = Vec::with_capacity(runnable.len());
-        if let Some(t) = self.sync_guide(guide, &runnable) {
+        if let Some(t) = self.sync_guide(guide, &runnable, last) {
             order.push(t);
         }
         if let Some(l) = last.filter(|l| runnable.contains(l) && !order.contains(l)) {
@@ -131,30 +143,22 @@ impl Search<'_> {
         order
     }
 
-    /// Consume the witness edges thread `t` just went past: per instruction executed, the
-    /// next edge of the thread at its line. Repeated edges at one line may be passed over (the
-    /// witness may list several accesses where one step does them, e.g. a lock).
+    /// Consume the witness edges thread `t` just went past: each shared access of the step
+    /// consumes the first of the thread's next edges (up to the next edge of another thread)
+    /// at the access's line; edges passed over on the way were accesses the run makes
+    /// differently (e.g. the equation writes each element of a local array the run
+    /// initialises at once).
     fn advance_guide(&self, m: &Machine, t: usize, guide: &mut usize) {
-        let mut lines = m.last_lines.clone();
         let mine = |k: usize| self.edges.get(k).is_some_and(|e| e.thread as usize == t);
-        let mut k = *guide;
-        while mine(k) {
-            let e = &self.edges[k];
-            if self.free[k] {
+        for &line in &m.last_shared {
+            let mut k = *guide;
+            while mine(k) {
+                if !self.free[k] && self.edges[k].line == Some(line) {
+                    *guide = k + 1;
+                    break;
+                }
                 k += 1;
-                continue;
             }
-            if let Some(pos) = lines.iter().position(|&l| Some(l) == e.line) {
-                lines.remove(pos);
-                k += 1;
-                *guide = k;
-                continue;
-            }
-            let repeated = k > 0 && mine(k - 1) && self.edges[k - 1].line == e.line;
-            if !repeated {
-                break;
-            }
-            k += 1;
         }
         while mine(*guide) && self.free[*guide] {
             *guide += 1;

@@ -212,6 +212,7 @@ pub fn violation_witness(meta: &WitnessMeta, trace: &Trace) -> Result<String, Wi
                 }
                 continue;
             }
+            Step::Access => {}
             Step::EnterFunction => data.push(("enterFunction", step.function.clone())),
             Step::Return => data.push(("returnFrom", step.function.clone())),
             Step::Branch { taken } => {

@@ -27,6 +27,10 @@ pub enum Step {
     /// `lhs` holds `value` after the step (an assignment, or a read of a shared variable into
     /// `lhs`). `lhs` is a C lvalue that is in scope in `function`.
     Assign { lhs: String, value: i128 },
+    /// An access to shared memory whose value the witness does not state (a write, or a
+    /// read of something that is no C expression in scope): it still pins down where the
+    /// thread is in the interleaving.
+    Access,
     /// A nondeterministic input (`__VERIFIER_nondet_*`) stored in `name` took `value`.
     NondetInput { name: String, value: i128 },
     /// `pthread_create` started thread `child` in function `entry`.
