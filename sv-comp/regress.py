@@ -609,13 +609,19 @@ def write_html(path, rows, summary):
 # ----------------------------------------------------------------------------- benchexec
 
 
-def write_benchmark_def(svb, out_path):
+def write_benchmark_def(svb, out_path, task_names=None):
     """A copy of yogar-concurrency.xml whose task paths point at the checkout `svb`, with the
-    tool-info module still found through PYTHONPATH (sv-comp/)."""
+    tool-info module still found through PYTHONPATH (sv-comp/). With `task_names` (paths
+    below `c/`), the copy includes just those tasks."""
     with open(BENCHMARK_DEF, encoding="utf-8") as f:
         text = f.read()
     if BENCHMARK_DEF_SVB + "/" not in text:
         raise ValueError(f"{BENCHMARK_DEF} does not name {BENCHMARK_DEF_SVB}")
+    if task_names is not None:
+        includes = "".join(
+            f"    <include>{BENCHMARK_DEF_SVB}/c/{html.escape(name)}</include>\n" for name in task_names
+        )
+        text = re.sub(r"(    <include>[^\n]*\n)+", lambda _: includes, text, count=1)
     text = text.replace(BENCHMARK_DEF_SVB + "/", os.path.abspath(svb) + "/")
     with open(out_path, "w", encoding="utf-8") as f:
         f.write(text)
@@ -659,7 +665,8 @@ def parse_args(argv):
                    help="results.csv of another run (e.g. another engine): fail on any task where both "
                         "gave a verdict and the verdicts differ")
     p.add_argument("--benchexec-xml", metavar="OUT",
-                   help="only write yogar-concurrency.xml for this checkout to OUT, then stop")
+                   help="only write yogar-concurrency.xml for this checkout to OUT, then stop "
+                        "(with --filter or --quick: just those tasks)")
     p.add_argument("--default-data-model", choices=["ILP32", "LP64", "none"], default="ILP32",
                    help="data model for tasks that state none (format 1.0; SV-COMP ran these as ILP32)")
     return p.parse_args(argv)
@@ -671,7 +678,7 @@ def main(argv=None):
     if not os.path.isdir(os.path.join(svb, "c")):
         print(f"regress: no sv-benchmarks checkout at {svb} (give --svb or SVB=...)", file=sys.stderr)
         return 2
-    if args.benchexec_xml:
+    if args.benchexec_xml and not (args.filter or args.quick):
         write_benchmark_def(svb, args.benchexec_xml)
         print(f"regress: wrote {args.benchexec_xml}")
         return 0
@@ -688,6 +695,10 @@ def main(argv=None):
     if not tasks:
         print("regress: no task selected", file=sys.stderr)
         return 2
+    if args.benchexec_xml:
+        write_benchmark_def(svb, args.benchexec_xml, [t.name for t in tasks])
+        print(f"regress: wrote {args.benchexec_xml} ({len(tasks)} tasks)")
+        return 0
 
     yogar = find_yogar(args.yogar)
     if not os.access(yogar, os.X_OK):

@@ -5,11 +5,13 @@ import contextlib
 import csv
 import io
 import os
+import shutil
 import stat
 import sys
 import tempfile
 import textwrap
 import unittest
+import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -25,6 +27,11 @@ FAKE_TOOL = textwrap.dedent(
     import sys
     if sys.argv[1:] == ["--version"]:
         print("yogar 0.0.0"); sys.exit(0)
+    if sys.argv[1] == "replay":
+        assert open(sys.argv[-1]).read() == "witness", sys.argv
+        if "REPLAY_FAILS" in open(sys.argv[-2]).read():
+            print("witness not confirmed: search exhausted"); sys.exit(1)
+        print("witness confirmed: violation reached"); sys.exit(0)
     assert sys.argv[1] == "verify", sys.argv
     assert "--property" in sys.argv, sys.argv
     text = open(sys.argv[-1]).read()
@@ -32,9 +39,11 @@ FAKE_TOOL = textwrap.dedent(
         while True:
             pass
     line = [l for l in text.splitlines() if l.startswith("ANSWER: ")][0]
-    verdict, code = line[len("ANSWER: "):].rsplit(" ", 1)
+    verdict, code = line[len("ANSWER: "):].replace(" REPLAY_FAILS", "").rsplit(" ", 1)
     print("data model: " + ("ILP32" if "--32" in sys.argv else "LP64" if "--64" in sys.argv else "none"))
     print("refinements: 4")
+    if "--witness" in sys.argv and verdict.startswith("FALSE"):
+        open(sys.argv[sys.argv.index("--witness") + 1], "w").write("witness")
     print(verdict)
     sys.exit(int(code))
     """
@@ -267,6 +276,51 @@ class EndToEnd(unittest.TestCase):
         code, _, _ = self.run_regress(svb, "--fail-on-change")
         self.assertEqual(code, 1)
 
+    def test_replay_checks_every_false_witness(self):
+        svb = os.path.join(self.root, "svb")
+        make_svb(svb, [
+            ("d1/bug", False, "FALSE(unreach-call)", 10),
+            ("d1/safe", True, "TRUE", 0),
+        ])
+        code, rows, log = self.run_regress(svb, "--replay")
+        self.assertEqual(code, 0, log)
+        self.assertEqual(rows["d1/bug.yml"]["witness"], "confirmed")
+        self.assertEqual(rows["d1/safe.yml"]["witness"], "")
+        self.assertIn("witnesses confirmed by replay: 1 of 1", log)
+
+        # A witness the replay does not confirm fails the run and is named.
+        make_svb(svb, [("d1/bug", False, "FALSE(unreach-call) REPLAY_FAILS", 10)])
+        code, rows, log = self.run_regress(svb, "--replay")
+        self.assertEqual(code, 1, log)
+        self.assertEqual(rows["d1/bug.yml"]["witness"], "not confirmed")
+        self.assertIn("witnesses not confirmed by replay: d1/bug.yml", log)
+
+    def test_compare_flags_tasks_whose_verdicts_differ(self):
+        svb = os.path.join(self.root, "svb")
+        make_svb(svb, [
+            ("d1/a", False, "FALSE(unreach-call)", 10),
+            ("d1/b", True, "TRUE", 0),
+            ("d1/c", True, "UNKNOWN (timeout)", 5),
+        ])
+        code, _, log = self.run_regress(svb)
+        self.assertEqual(code, 0, log)
+        other = os.path.join(self.root, "other.csv")
+        shutil.copy(os.path.join(self.root, "out", "results.csv"), other)
+        # Same verdicts, and an unknown against a verdict: no disagreement.
+        make_svb(svb, [
+            ("d1/a", False, "FALSE(unreach-call)", 10),
+            ("d1/b", True, "UNKNOWN (timeout)", 5),
+            ("d1/c", True, "TRUE", 0),
+        ])
+        code, _, log = self.run_regress(svb, "--compare", other)
+        self.assertEqual(code, 0, log)
+        self.assertIn("0 tasks with a different verdict", log)
+        # A FALSE where the other run said TRUE is a disagreement (and here also wrong).
+        make_svb(svb, [("d1/b", True, "FALSE(unreach-call)", 10)])
+        code, _, log = self.run_regress(svb, "--compare", other)
+        self.assertEqual(code, 1, log)
+        self.assertIn("verdicts differ from the compared run: d1/b.yml", log)
+
     def test_filter_selects_by_name(self):
         svb = os.path.join(self.root, "svb")
         make_svb(svb, [("d1/a", True, "TRUE", 0), ("d2/b", True, "TRUE", 0)])
@@ -277,9 +331,17 @@ class EndToEnd(unittest.TestCase):
 
 
 class BenchmarkDefinition(unittest.TestCase):
-    def test_copy_points_at_the_given_checkout(self):
-        import xml.etree.ElementTree as ET
+    def test_copy_with_chosen_tasks(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "def.xml")
+            regress.write_benchmark_def("/data/svb", out, ["pthread/a.yml", "pthread-wmm/b.yml"])
+            root = ET.parse(out).getroot()
+        self.assertEqual([e.text for e in root.iter("include")],
+                         ["/data/svb/c/pthread/a.yml", "/data/svb/c/pthread-wmm/b.yml"])
+        self.assertEqual([e.text for e in root.iter("propertyfile")],
+                         ["/data/svb/c/properties/unreach-call.prp"])
 
+    def test_copy_points_at_the_given_checkout(self):
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "def.xml")
             regress.write_benchmark_def("/data/svb", out)
