@@ -21,7 +21,7 @@ fmt:
 	$(CARGO) fmt --all
 
 # Solver timings, then both engines on a deterministic subset of 40 shared SV-COMP tasks at
-# 10 s per engine run (a few minutes on 2 cores). Full run: make bench ARGS="--all --limit 60".
+# 10 s per engine run (a few minutes on 2 cores). Full run: make bench ARGS="--all --limit 60 --jobs 2".
 # Fails when the engines give TRUE and FALSE on the same task.
 ARGS ?=
 bench: build

@@ -762,7 +762,9 @@ def main(argv=None):
             "wall_s": f"{outcome.wall_s:.2f}",
             "mem_mb": f"{outcome.mem_bytes / 1e6:.1f}",
             "refinements": stats.get("refinements", ""),
-            "clauses": stats.get("phi0 clauses", stats.get("clauses", "")),
+            # The Yogar engine's first formula (φ0); the monolithic engine reports φ0 as 0.
+            "clauses": (stats.get("phi0 clauses", "0") != "0" and stats["phi0 clauses"])
+            or stats.get("clauses", ""),
             "unwind": stats.get("unwind bound", ""),
             "witness": replayed,
             "baseline": base,

@@ -1,18 +1,19 @@
 //! Section `engines`: the Yogar engine (scheduling-constraint abstraction refinement) against
 //! the monolithic engine (the exact encoding with ξ, one solve) on the shared SV-COMP tasks.
 //!
-//! Each engine runs as a child `yogar verify --32 --unwind 2 --engine E --stats --timeout T`
-//! (`--unwind` adjustable),
-//! so a crash or a runaway task costs one row, and the child's CPU time is measured by the
-//! kernel. The table gives per task verdicts, CPU seconds, refinements and clause counts; the
-//! summary gives medians, total CPU ratios and verdict checks. A TRUE/FALSE disagreement between
+//! Each engine runs as a child `yogar verify --32 --unwind 2 --no-unwinding-assertions
+//! --engine E --stats --timeout T` (`--unwind` adjustable; `--jobs N` runs N tasks side by
+//! side), so a crash or a runaway task costs one row, and each child's own CPU time is measured
+//! by the kernel. Both engines decide the same bounded problem, so both give TRUE or FALSE
+//! wherever they finish. The table gives per task verdicts, CPU seconds, refinements and clause
+//! counts; the summary gives medians, total CPU ratios and verdict checks. A TRUE/FALSE disagreement between
 //! the engines means one verdict is wrong: it is printed loudly and fails the bench.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::{children_cpu_time, Options};
+use super::Options;
 
 /// Tasks taken by default (without `--all`, `--tasks` or `--filter`).
 pub const DEFAULT_TASKS: usize = 40;
@@ -205,8 +206,10 @@ impl TaskRow {
 }
 
 /// A verdict that contradicts the expected one.
+/// Runs decide the bounded problem (`--no-unwinding-assertions`): FALSE on a task that is
+/// TRUE is wrong; TRUE on a task that is FALSE only says the error needs a deeper bound.
 fn wrong(run: &EngineRun, expected: Option<bool>) -> bool {
-    matches!((run.verdict.as_bool(), expected), (Some(got), Some(want)) if got != want)
+    matches!((run.verdict.as_bool(), expected), (Some(false), Some(true)))
 }
 
 /// `a / b`, or `None` when `b` is (nearly) zero.
@@ -430,20 +433,57 @@ fn yogar_binary() -> Option<PathBuf> {
     bin.is_file().then_some(bin)
 }
 
-/// Runs one engine on one file; the child is killed if it outlives its own timeout by far.
+/// Reaps the child `pid` if it has ended: its exit code (`None` when a signal ended it) and
+/// its own CPU time (user + system). `Ok(None)` while it runs.
+fn wait_child(pid: libc::pid_t) -> Result<Option<(Option<i32>, Option<Duration>)>, ()> {
+    let mut status = 0;
+    // SAFETY: `wait4` only writes the status and the zeroed plain-data rusage it is given.
+    let (r, usage) = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        let r = libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage);
+        (r, usage)
+    };
+    match r {
+        0 => Ok(None),
+        r if r == pid => {
+            let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+            let cpu = Duration::from_micros(micros(usage.ru_utime) + micros(usage.ru_stime));
+            let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+            Ok(Some((code, Some(cpu))))
+        }
+        _ => Err(()),
+    }
+}
+
+/// Runs one engine on one file. The child's CPU time is its own (from `wait4`), so runs may
+/// go side by side; `RLIMIT_CPU` backs up its `--timeout`, and it is killed if it outlives
+/// the timeout by far in wall-clock time.
 fn run_engine(yogar: &Path, engine: &str, file: &Path, limit: f64, unwind: u32) -> EngineRun {
+    use std::os::unix::process::CommandExt;
     let started = Instant::now();
-    let cpu_before = children_cpu_time();
-    let child = Command::new(yogar)
+    let cpu_cap = limit.ceil() as libc::rlim_t + 5;
+    let mut command = Command::new(yogar);
+    command
         .args(["verify", "--32", "--unwind", &unwind.to_string()])
-        .args(["--engine", engine, "--stats"])
+        .args(["--engine", engine, "--stats", "--no-unwinding-assertions"])
         .arg("--timeout")
         .arg(format!("{limit}"))
         .arg(file)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn();
+        .stderr(Stdio::piped());
+    // SAFETY: only `setrlimit` runs between fork and exec; it is async-signal-safe.
+    unsafe {
+        command.pre_exec(move || {
+            let rl = libc::rlimit {
+                rlim_cur: cpu_cap,
+                rlim_max: cpu_cap + 5,
+            };
+            libc::setrlimit(libc::RLIMIT_CPU, &rl);
+            Ok(())
+        });
+    }
+    let child = command.spawn();
     let mut child = match child {
         Ok(c) => c,
         Err(e) => {
@@ -469,22 +509,19 @@ fn run_engine(yogar: &Path, engine: &str, file: &Path, limit: f64, unwind: u32) 
     let err_thread = drain(child.stderr.take().map(|p| Box::new(p) as _));
     let hard_limit = Duration::from_secs_f64(limit * 2.0 + 10.0);
     let mut killed = false;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
+    let pid = child.id() as libc::pid_t;
+    let (status, cpu) = loop {
+        match wait_child(pid) {
+            Ok(Some(done)) => break done,
             Ok(None) if started.elapsed() > hard_limit && !killed => {
                 let _ = child.kill();
                 killed = true;
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-            Err(_) => break None,
+            Err(()) => break (None, None),
         }
     };
     let wall = started.elapsed();
-    let cpu = match (cpu_before, children_cpu_time()) {
-        (Some(a), Some(b)) => Some(b.saturating_sub(a)),
-        _ => None,
-    };
     let stdout = out_thread.join().unwrap_or_default();
     let stderr = err_thread.join().unwrap_or_default();
     let output = parse_output(&stdout);
@@ -495,9 +532,7 @@ fn run_engine(yogar: &Path, engine: &str, file: &Path, limit: f64, unwind: u32) 
             let last = stderr.lines().rev().find(|l| !l.trim().is_empty());
             RunVerdict::Failed(format!(
                 "exit {}: {}",
-                status
-                    .and_then(|s| s.code())
-                    .map_or("signal".to_string(), |c| c.to_string()),
+                status.map_or("by signal".to_string(), |c| c.to_string()),
                 last.unwrap_or("no output")
             ))
         }
@@ -666,44 +701,66 @@ pub fn run(options: &Options) -> bool {
         svb.display()
     );
     println!("{HEADER}");
+    let jobs = options.jobs.unwrap_or(1).max(1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (send, receive) = std::sync::mpsc::channel();
     let mut rows = Vec::new();
-    for t in &tasks {
-        let mut runs = ENGINES
-            .iter()
-            .map(|e| run_engine(&yogar, e, &t.input, limit, unwind));
-        let (Some(y), Some(m)) = (runs.next(), runs.next()) else {
-            continue;
-        };
-        let row = TaskRow {
-            task: t.name.clone(),
-            expected: t.expected,
-            yogar: y,
-            monolithic: m,
-        };
-        println!("{}", row_line(&row));
-        for (engine, run) in [("yogar", &row.yogar), ("monolithic", &row.monolithic)] {
-            match &run.verdict {
-                RunVerdict::Failed(why) => println!("    {engine}: {why}"),
-                RunVerdict::Unknown(why)
-                    if !why.starts_with("timeout") && !why.starts_with("unwind bound") =>
-                {
-                    println!("    {engine}: UNKNOWN ({why})")
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(tasks.len()) {
+            let send = send.clone();
+            let (next, tasks, yogar) = (&next, &tasks, &yogar);
+            scope.spawn(move || loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(t) = tasks.get(k) else { break };
+                let mut runs = ENGINES
+                    .iter()
+                    .map(|e| run_engine(yogar, e, &t.input, limit, unwind));
+                let (Some(y), Some(m)) = (runs.next(), runs.next()) else {
+                    continue;
+                };
+                let row = TaskRow {
+                    task: t.name.clone(),
+                    expected: t.expected,
+                    yogar: y,
+                    monolithic: m,
+                };
+                if send.send(row).is_err() {
+                    break;
                 }
-                _ => {}
-            }
+            });
         }
-        if row.disagrees() {
-            println!(
-                "    !!! DISAGREEMENT: the engines gave TRUE and FALSE on {}",
-                row.task
-            );
+        drop(send);
+        for row in receive {
+            print_row(&row);
+            rows.push(row);
         }
-        rows.push(row);
-    }
+    });
     let summary = summarize(&rows, HARD_SECONDS);
     println!("-- summary --");
     print!("{}", render_summary(&summary, HARD_SECONDS));
     summary.disagreements.is_empty()
+}
+
+/// A task's line, and below it what went wrong or needs a look.
+fn print_row(row: &TaskRow) {
+    println!("{}", row_line(row));
+    for (engine, run) in [("yogar", &row.yogar), ("monolithic", &row.monolithic)] {
+        match &run.verdict {
+            RunVerdict::Failed(why) => println!("    {engine}: {why}"),
+            RunVerdict::Unknown(why)
+                if !why.starts_with("timeout") && !why.starts_with("unwind bound") =>
+            {
+                println!("    {engine}: UNKNOWN ({why})")
+            }
+            _ => {}
+        }
+    }
+    if row.disagrees() {
+        println!(
+            "    !!! DISAGREEMENT: the engines gave TRUE and FALSE on {}",
+            row.task
+        );
+    }
 }
 
 #[cfg(test)]

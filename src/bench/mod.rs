@@ -34,6 +34,8 @@ pub struct Options {
     pub all: bool,
     /// `engines`: the loop bound (default 2).
     pub unwind: Option<u32>,
+    /// `engines`: tasks run side by side (default 1; CPU times stay per run).
+    pub jobs: Option<usize>,
 }
 
 /// Entry point of `yogar-bench`:
@@ -64,7 +66,7 @@ pub fn main(args: &[String]) -> u8 {
                 }
             },
             "--all" => options.all = true,
-            "--svb" | "--filter" | "--limit" | "--tasks" | "--unwind" => {
+            "--svb" | "--filter" | "--limit" | "--tasks" | "--unwind" | "--jobs" => {
                 let Some(value) = args.next() else {
                     eprintln!("yogar-bench: error: {arg} needs a value");
                     return 2;
@@ -89,9 +91,10 @@ pub fn main(args: &[String]) -> u8 {
                         }
                     },
                     _ => match value.parse::<usize>() {
+                        Ok(n) if n > 0 && arg == "--jobs" => options.jobs = Some(n),
                         Ok(n) if n > 0 => options.tasks = Some(n),
                         _ => {
-                            eprintln!("yogar-bench: error: --tasks needs a positive count");
+                            eprintln!("yogar-bench: error: {arg} needs a positive count");
                             return 2;
                         }
                     },
@@ -101,7 +104,7 @@ pub fn main(args: &[String]) -> u8 {
                 println!(
                     "usage: yogar-bench [--solvers-only | SECTION...] [--quick] [--only TEXT] \
                      [--solver NAME]... [--svb PATH] [--filter TEXT] [--limit SECONDS] \
-                     [--tasks N] [--all] [--unwind N]\n\
+                     [--tasks N] [--all] [--unwind N] [--jobs N]\n\
                      sections: {}\n\
                      engines: {} tasks spread over directories by default (all matching with \
                      --filter), {} s per engine run",
@@ -154,28 +157,4 @@ pub fn process_cpu_time() -> Option<Duration> {
     let stime: u64 = fields.get(12)?.parse().ok()?;
     // Linux reports these in USER_HZ, which is 100 on every architecture it runs on.
     Some(Duration::from_millis((utime + stime) * 10))
-}
-
-/// CPU time (user + system) of this process's children that have been waited for, from
-/// `getrusage(RUSAGE_CHILDREN)` (microsecond resolution); `None` where the call fails.
-#[cfg(unix)]
-pub fn children_cpu_time() -> Option<Duration> {
-    // SAFETY: `getrusage` only writes the struct it is given, which is zeroed plain data.
-    let usage = unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        if libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) != 0 {
-            return None;
-        }
-        usage
-    };
-    let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
-    Some(Duration::from_micros(
-        micros(usage.ru_utime) + micros(usage.ru_stime),
-    ))
-}
-
-/// Child CPU time is not measured off Unix.
-#[cfg(not(unix))]
-pub fn children_cpu_time() -> Option<Duration> {
-    None
 }
