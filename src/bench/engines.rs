@@ -433,9 +433,12 @@ fn yogar_binary() -> Option<PathBuf> {
     bin.is_file().then_some(bin)
 }
 
+/// A reaped child: its exit code (`None` after a signal) and its CPU time.
+type Ended = (Option<i32>, Option<Duration>);
+
 /// Reaps the child `pid` if it has ended: its exit code (`None` when a signal ended it) and
 /// its own CPU time (user + system). `Ok(None)` while it runs.
-fn wait_child(pid: libc::pid_t) -> Result<Option<(Option<i32>, Option<Duration>)>, ()> {
+fn wait_child(pid: libc::pid_t) -> Result<Option<Ended>, ()> {
     let mut status = 0;
     // SAFETY: `wait4` only writes the status and the zeroed plain-data rusage it is given.
     let (r, usage) = unsafe {
