@@ -661,6 +661,8 @@ def parse_args(argv):
                    help="auto: BenchExec's RunExecutor if usable, else the own runner")
     p.add_argument("--replay", action="store_true",
                    help="write a witness for every FALSE and check it with `yogar replay` (column witness)")
+    p.add_argument("--results", metavar="CSV",
+                   help="run nothing: summarize (and --compare) the results.csv of an earlier run")
     p.add_argument("--compare", metavar="CSV",
                    help="results.csv of another run (e.g. another engine): fail on any task where both "
                         "gave a verdict and the verdicts differ")
@@ -699,6 +701,16 @@ def main(argv=None):
         write_benchmark_def(svb, args.benchexec_xml, [t.name for t in tasks])
         print(f"regress: wrote {args.benchexec_xml} ({len(tasks)} tasks)")
         return 0
+
+    if args.results:
+        # No runs: the rows of an earlier run, for its summary and --compare.
+        with open(args.results, newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+        selected = {t.name for t in tasks}
+        rows = [r for r in rows if r["task"] in selected]
+        for r in rows:
+            r.setdefault("witness", "")
+        return report(args, rows, "earlier run " + args.results, {}, None)
 
     yogar = find_yogar(args.yogar)
     if not os.access(yogar, os.X_OK):
@@ -783,13 +795,19 @@ def main(argv=None):
                 print(f"[{len(rows)}/{len(tasks)}] {row['task']}: {row['status']} "
                       f"(expected {row['expected']}) {row['cpu_s']} s{flag}", flush=True)
 
+    return report(args, rows, runner_name, baseline, out_dir)
+
+
+def report(args, rows, runner_name, baseline, out_dir):
+    """Summary, tables (when `out_dir`), baseline update, and the exit status of a run."""
     summary = summary_text(summarize(rows), runner_name)
-    write_csv(os.path.join(out_dir, "results.csv"), rows)
-    write_html(os.path.join(out_dir, "results.html"), rows, summary)
-    with open(os.path.join(out_dir, "summary.txt"), "w", encoding="utf-8") as f:
-        f.write(summary)
     print(summary, end="")
-    print(f"results: {os.path.join(out_dir, 'results.csv')}, {os.path.join(out_dir, 'results.html')}")
+    if out_dir:
+        write_csv(os.path.join(out_dir, "results.csv"), rows)
+        write_html(os.path.join(out_dir, "results.html"), rows, summary)
+        with open(os.path.join(out_dir, "summary.txt"), "w", encoding="utf-8") as f:
+            f.write(summary)
+        print(f"results: {os.path.join(out_dir, 'results.csv')}, {os.path.join(out_dir, 'results.html')}")
     if args.update_baseline:
         write_baseline(args.baseline, rows, baseline)
         print(f"baseline updated: {args.baseline}")

@@ -321,6 +321,13 @@ class EndToEnd(unittest.TestCase):
         self.assertEqual(code, 1, log)
         self.assertIn("verdicts differ from the compared run: d1/b.yml", log)
 
+        # The same comparison of two finished runs, without running anything.
+        code, _, log = self.run_regress(svb, "--results", os.path.join(self.root, "out", "results.csv"),
+                                        "--compare", other)
+        self.assertEqual(code, 1, log)
+        self.assertIn("runner: earlier run", log)
+        self.assertIn("verdicts differ from the compared run: d1/b.yml", log)
+
     def test_filter_selects_by_name(self):
         svb = os.path.join(self.root, "svb")
         make_svb(svb, [("d1/a", True, "TRUE", 0), ("d2/b", True, "TRUE", 0)])
