@@ -1,5 +1,6 @@
 //! Every FALSE program of tests/programs: `yogar verify --witness` writes a violation witness
-//! and `yogar replay` confirms it by running the program concretely along it.
+//! and `yogar replay` confirms it by running the program concretely along it, on its first,
+//! witness-guided run unless the program says otherwise.
 
 use std::path::Path;
 use std::process::Command;
@@ -44,6 +45,17 @@ fn every_false_verdict_has_a_witness_that_replay_confirms() {
         let out = String::from_utf8_lossy(&replay.stdout);
         if replay.status.code() != Some(0) || !out.contains("witness confirmed") {
             failures.push(format!("{}: {}", path.display(), out.trim()));
+        } else if !text.contains("// replay: needs search")
+            && !String::from_utf8_lossy(&replay.stderr)
+                .contains("replay: 0 runs before the confirming one")
+        {
+            // The witness alone should lead the first run to the error; a program where the
+            // run cannot make the equation's steps says so in a `// replay: needs search` line.
+            failures.push(format!(
+                "{}: the witness-guided run missed: {}",
+                path.display(),
+                out.trim()
+            ));
         }
         checked += 1;
     }

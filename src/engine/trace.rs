@@ -42,9 +42,9 @@ pub struct Trace {
     /// reached under the model).
     pub created: Vec<bool>,
     /// Thread number → how many of [`Trace::events`] come before its creation: the position
-    /// just after the parent's last event before the `pthread_create`. `None` when the
-    /// parent has no such event (the creation is then only known to precede the child's
-    /// first event).
+    /// just after the parent's last event before the `pthread_create` (without one, the
+    /// parent's own place). `None` when unknown (the creation is then only known to precede
+    /// the child's first event).
     pub created_after: Vec<Option<usize>>,
 }
 
@@ -117,21 +117,34 @@ impl Trace {
             })
             .collect();
         let created = out.threads.iter().map(|t| enc.value(t.guard)).collect();
-        let created_after = out
-            .threads
-            .iter()
-            .map(|t| {
-                let k = eq.creates.iter().position(|c| c.child == t.thread)?;
-                let items = &eq.threads[eq.creates[k].parent].items;
-                let at = items
-                    .iter()
-                    .position(|i| *i == encoder::ThreadItem::Create(k))?;
-                items[..at].iter().rev().find_map(|i| match i {
-                    encoder::ThreadItem::Event(e) => position.get(e).map(|p| p + 1),
-                    _ => None,
-                })
-            })
-            .collect();
+        // A thread whose parent made no access before creating it is created right after
+        // the parent itself (main: before everything); thread numbers grow with creation, so
+        // the parent's place is known first.
+        let mut created_after: Vec<Option<usize>> = Vec::with_capacity(out.threads.len());
+        for t in &out.threads {
+            let place = eq
+                .creates
+                .iter()
+                .position(|c| c.child == t.thread)
+                .and_then(|k| {
+                    let parent = eq.creates[k].parent;
+                    let items = &eq.threads[parent].items;
+                    let at = items
+                        .iter()
+                        .position(|i| *i == encoder::ThreadItem::Create(k))?;
+                    let after_access = items[..at].iter().rev().find_map(|i| match i {
+                        encoder::ThreadItem::Event(e) => position.get(e).map(|p| p + 1),
+                        _ => None,
+                    });
+                    let p = number(parent) as usize;
+                    after_access.or(if p == 0 {
+                        Some(0)
+                    } else {
+                        created_after.get(p).copied().flatten()
+                    })
+                });
+            created_after.push(place);
+        }
         Trace {
             events,
             inputs,

@@ -464,22 +464,28 @@ impl<'p> Machine<'p> {
             budget: 1,
             wrote: false,
         };
-        let at = self.next_instr(t).map(|(f, i)| self.instr(f, i));
+        // Initialisers are not steps of the witness (their lines are the declarations').
+        let at = self
+            .next_instr(t)
+            .filter(|&(f, _)| f != self.prog.init && f != self.prog.tls_init)
+            .map(|(f, i)| self.instr(f, i));
         let waking = self.threads[t].status == Status::CondWaiting;
+        let held = |m: &Machine| m.mutexes.values().filter(|&&o| o == t).count();
+        let held_before = held(self);
         let r = self.exec_in(&mut cx, nondet);
         if let Some(instr) = at.filter(|i| i.loc.line != 0) {
             // As many accesses as the equation has events for the operation: a lock reads
-            // and writes the lock cell; a condition wait unlocks, then (on waking) locks.
+            // and writes the lock cell (a failed trylock only reads it); a condition wait
+            // unlocks, then (on waking) locks.
             let sync = match instr.kind {
                 _ if r.is_err() => 0,
+                InstrKind::MutexTryLock { .. } if held(self) == held_before => 1,
                 InstrKind::MutexLock(_) | InstrKind::MutexTryLock { .. } => 2,
                 InstrKind::CondWait { .. } if waking => 2,
                 InstrKind::MutexUnlock(_)
                 | InstrKind::CondWait { .. }
                 | InstrKind::ThreadCreate { .. }
-                | InstrKind::ThreadJoin { .. }
-                | InstrKind::Memcpy { .. }
-                | InstrKind::Memset { .. } => 1,
+                | InstrKind::ThreadJoin { .. } => 1,
                 _ => u32::from(cx.wrote),
             };
             let reads = 1 - cx.budget.min(1);

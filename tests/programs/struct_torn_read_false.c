@@ -2,6 +2,8 @@
 // The writer updates the two fields of a shared struct one after the other without a lock;
 // the reader copies the whole struct. The copy can happen between the two field writes
 // (a == 1, b == 0), so the invariant a == b does not hold for the copy.
+// replay: needs search — the run copies the struct in one step, the equation reads it field
+// by field, so the guided run reads it whole before the writes and a searched run tears it.
 #include <pthread.h>
 #include <assert.h>
 
