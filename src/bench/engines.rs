@@ -459,18 +459,21 @@ fn wait_child(pid: libc::pid_t) -> Result<Option<Ended>, ()> {
 }
 
 /// Runs one engine on one file. The child's CPU time is its own (from `wait4`), so runs may
-/// go side by side; `RLIMIT_CPU` backs up its `--timeout`, and it is killed if it outlives
-/// the timeout by far in wall-clock time.
+/// go side by side; `RLIMIT_CPU` ends it at the limit (a timeout), and it is killed if it
+/// outlives the limit by far in wall-clock time.
 fn run_engine(yogar: &Path, engine: &str, file: &Path, limit: f64, unwind: u32) -> EngineRun {
     use std::os::unix::process::CommandExt;
     let started = Instant::now();
-    let cpu_cap = limit.ceil() as libc::rlim_t + 5;
+    // The limit is CPU time, as in SV-COMP, so that runs side by side (or a busy machine)
+    // do not shorten it: RLIMIT_CPU ends the child; `--timeout` (wall clock) is only a
+    // backstop for a child that sleeps.
+    let cpu_cap = limit.ceil() as libc::rlim_t;
     let mut command = Command::new(yogar);
     command
         .args(["verify", "--32", "--unwind", &unwind.to_string()])
         .args(["--engine", engine, "--stats", "--no-unwinding-assertions"])
         .arg("--timeout")
-        .arg(format!("{limit}"))
+        .arg(format!("{}", limit * 3.0))
         .arg(file)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -510,7 +513,7 @@ fn run_engine(yogar: &Path, engine: &str, file: &Path, limit: f64, unwind: u32) 
     };
     let out_thread = drain(child.stdout.take().map(|p| Box::new(p) as _));
     let err_thread = drain(child.stderr.take().map(|p| Box::new(p) as _));
-    let hard_limit = Duration::from_secs_f64(limit * 2.0 + 10.0);
+    let hard_limit = Duration::from_secs_f64(limit * 4.0 + 10.0);
     let mut killed = false;
     let pid = child.id() as libc::pid_t;
     let (status, cpu) = loop {
@@ -528,8 +531,10 @@ fn run_engine(yogar: &Path, engine: &str, file: &Path, limit: f64, unwind: u32) 
     let stdout = out_thread.join().unwrap_or_default();
     let stderr = err_thread.join().unwrap_or_default();
     let output = parse_output(&stdout);
+    let out_of_cpu = status.is_none() && cpu.is_some_and(|c| c.as_secs_f64() >= limit - 0.5);
     let verdict = match (&output.verdict, killed) {
         (_, true) => RunVerdict::Failed(format!("killed after {:.0} s", wall.as_secs_f64())),
+        (None, false) if out_of_cpu => RunVerdict::Unknown("timeout (CPU limit)".into()),
         (Some(v), false) => v.clone(),
         (None, false) => {
             let last = stderr.lines().rev().find(|l| !l.trim().is_empty());
@@ -698,7 +703,7 @@ pub fn run(options: &Options) -> bool {
     let tasks = spread_subset(&filtered, count);
     let limit = options.limit.unwrap_or(DEFAULT_LIMIT);
     println!(
-        "{} of {} tasks from {}, limit {limit} s per engine run, CPU = user+sys of the child",
+        "{} of {} tasks from {}, limit {limit} s CPU per engine run, CPU = user+sys of the child",
         tasks.len(),
         filtered.len(),
         svb.display()
