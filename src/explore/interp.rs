@@ -793,7 +793,13 @@ impl<'p> Machine<'p> {
     fn push_call(&mut self, t: usize, g: FuncId, args: Vec<Value>, dst: Option<Place>) -> R<()> {
         let frame = self.new_frame(g)?;
         let params = self.prog.funcs[g].params.clone();
-        if params.len() != args.len() {
+        // The extra arguments of a variadic function are evaluated and dropped (the function
+        // cannot read them without va_arg, which is not supported), as symex does.
+        let variadic = matches!(
+            self.prog.types.get(self.prog.funcs[g].ty),
+            Type::Func { variadic: true, .. }
+        );
+        if params.len() != args.len() && !(variadic && args.len() > params.len()) {
             return trap(format!(
                 "call of '{}' with a wrong number of arguments",
                 self.prog.funcs[g].name
