@@ -710,13 +710,17 @@ def main(argv=None):
         rows = [r for r in rows if r["task"] in selected]
         for r in rows:
             r.setdefault("witness", "")
-        return report(args, rows, "earlier run " + args.results, {}, None)
+        if not args.replay:
+            return report(args, rows, "earlier run " + args.results, {}, None)
 
     yogar = find_yogar(args.yogar)
     if not os.access(yogar, os.X_OK):
         print(f"regress: no yogar binary at {yogar} (build it, or give --yogar)", file=sys.stderr)
         return 2
     out_dir = os.path.abspath(args.out)
+    if args.results:
+        # The earlier run's witnesses (its logs/ folder), checked again by this yogar's replay.
+        out_dir = os.path.dirname(os.path.abspath(args.results))
     logs = os.path.join(out_dir, "logs")
     os.makedirs(logs, exist_ok=True)
     runner = None
@@ -736,6 +740,28 @@ def main(argv=None):
     print(f"regress: {len(tasks)} tasks, {yogar}, runner {runner_name}, jobs {args.jobs}, "
           f"{args.limit_cpu} s CPU, {args.limit_mem} MB", flush=True)
 
+    def check_witness(task, witness):
+        """Whether `yogar replay` confirms the violation witness of a FALSE verdict."""
+        if not os.path.exists(witness):
+            return "no witness"
+        stem = task.name.replace("/", "__")
+        _, r_lines, _ = run(
+            replay_command(task, yogar, default_dm, witness),
+            os.path.join(logs, stem + ".replay.log"),
+            os.path.join(logs, stem + ".replay.err"),
+            args.limit_cpu, mem_bytes, wall,
+        )
+        confirmed = any(line.startswith("witness confirmed") for line in r_lines)
+        return "confirmed" if confirmed else "not confirmed"
+
+    if args.results:
+        by_name = {t.name: t for t in tasks}
+        for r in rows:
+            if verdict_class(r["status"]) == "false":
+                stem = r["task"].replace("/", "__")
+                r["witness"] = check_witness(by_name[r["task"]], os.path.join(logs, stem + ".graphml"))
+        return report(args, rows, "earlier run " + args.results + ", witnesses replayed", {}, None)
+
     def one(task):
         stem = task.name.replace("/", "__")
         witness = os.path.join(logs, stem + ".graphml") if args.replay else None
@@ -750,17 +776,7 @@ def main(argv=None):
         category, score = categorize(task.expected, outcome.status)
         replayed = ""
         if witness and verdict_class(outcome.status) == "false":
-            if not os.path.exists(witness):
-                replayed = "no witness"
-            else:
-                r_out, r_lines, _ = run(
-                    replay_command(task, yogar, default_dm, witness),
-                    os.path.join(logs, stem + ".replay.log"),
-                    os.path.join(logs, stem + ".replay.err"),
-                    args.limit_cpu, mem_bytes, wall,
-                )
-                confirmed = any(line.startswith("witness confirmed") for line in r_lines)
-                replayed = "confirmed" if confirmed else "not confirmed"
+            replayed = check_witness(task, witness)
         base = baseline.get(task.name, "")
         changed = bool(base) and verdict_class(base) != verdict_class(outcome.status)
         return {

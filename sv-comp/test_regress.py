@@ -295,6 +295,14 @@ class EndToEnd(unittest.TestCase):
         self.assertEqual(rows["d1/bug.yml"]["witness"], "not confirmed")
         self.assertIn("witnesses not confirmed by replay: d1/bug.yml", log)
 
+        # The earlier run's witness, replayed again (here by a validator that now confirms it).
+        make_svb(svb, [("d1/bug", False, "FALSE(unreach-call)", 10)])
+        code, _, log = self.run_regress(svb, "--replay", "--results",
+                                        os.path.join(self.root, "out", "results.csv"))
+        self.assertEqual(code, 0, log)
+        self.assertIn("witnesses replayed", log)
+        self.assertIn("witnesses confirmed by replay: 1 of 1", log)
+
     def test_compare_flags_tasks_whose_verdicts_differ(self):
         svb = os.path.join(self.root, "svb")
         make_svb(svb, [
