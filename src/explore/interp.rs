@@ -317,6 +317,11 @@ impl<'p> Machine<'p> {
         &body.instrs[i]
     }
 
+    /// Whether thread `t` is inside an atomic section (no other thread may run).
+    pub fn in_atomic(&self, t: usize) -> bool {
+        self.threads.get(t).is_some_and(|th| th.atomic > 0)
+    }
+
     /// Threads that can take a step now (respecting atomic sections and blocking operations).
     pub fn runnable(&self) -> Vec<usize> {
         if let Some(a) = self.threads.iter().position(|t| t.atomic > 0) {
@@ -482,10 +487,12 @@ impl<'p> Machine<'p> {
                 InstrKind::MutexTryLock { .. } if held(self) == held_before => 1,
                 InstrKind::MutexLock(_) | InstrKind::MutexTryLock { .. } => 2,
                 InstrKind::CondWait { .. } if waking => 2,
-                InstrKind::MutexUnlock(_)
-                | InstrKind::CondWait { .. }
-                | InstrKind::ThreadCreate { .. }
-                | InstrKind::ThreadJoin { .. } => 1,
+                // (The equation may also write the new thread's id to the handle: that edge
+                // is passed over by the thread's next access.)
+                InstrKind::ThreadCreate { .. }
+                | InstrKind::MutexInit(_)
+                | InstrKind::MutexUnlock(_)
+                | InstrKind::CondWait { .. } => 1,
                 _ => u32::from(cx.wrote),
             };
             let reads = 1 - cx.budget.min(1);

@@ -42,6 +42,9 @@ pub enum ReplayResult {
     NotConfirmed(String),
 }
 
+/// Steps the last thread may take while the witness's next thread cannot move.
+const STALL_STEPS: u32 = 64;
+
 /// A nondet input of the witness: the line it is read at (if known) and its value.
 type Input = (Option<u32>, i128);
 
@@ -87,6 +90,8 @@ fn nondet_inputs(prog: &Program, edges: &[WitnessEdge], is_input: &mut [bool]) -
 struct Node<'p> {
     m: Machine<'p>,
     guide: usize,
+    /// Steps taken while the guiding edge's thread could not move.
+    stall: u32,
     cursors: Vec<usize>,
     untried: Vec<usize>,
 }
@@ -99,35 +104,46 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    /// The next witness edge's thread. When that thread cannot move but the last one to move
-    /// still can, the last one goes on without giving up the edge: the witness lists shared
-    /// accesses only, so a thread may still have to leave an atomic block (or pass other
-    /// steps without an edge) before the witness's next thread can run. Otherwise edges of
-    /// threads that cannot move are skipped.
+    /// The next witness edge's thread. When that thread cannot move, the last one to move goes
+    /// on for up to [`STALL_STEPS`] steps without giving up the edge: the witness lists shared
+    /// accesses only, so a thread may still have to leave an atomic section or finish (for a
+    /// join) before the witness's next thread can run. After that, or when the last thread
+    /// cannot move either, edges of threads that cannot move are skipped (they were done
+    /// already, e.g. the equation reads a joined thread's id before the join waits).
     fn sync_guide(
         &self,
         guide: &mut usize,
+        stall: &mut u32,
         runnable: &[usize],
         last: Option<usize>,
     ) -> Option<usize> {
         while let Some(e) = self.edges.get(*guide) {
             let t = e.thread as usize;
             if runnable.contains(&t) {
+                *stall = 0;
                 return Some(t);
             }
-            if let Some(l) = last.filter(|l| runnable.contains(l)) {
+            if let Some(l) = last.filter(|l| runnable.contains(l) && *stall < STALL_STEPS) {
+                *stall += 1;
                 return Some(l);
             }
+            *stall = 0;
             *guide += 1;
         }
         None
     }
 
     /// Threads to try, best first: the witness's, then the last one to move, then the rest.
-    fn order(&self, m: &Machine, guide: &mut usize, last: Option<usize>) -> Vec<usize> {
+    fn order(
+        &self,
+        m: &Machine,
+        guide: &mut usize,
+        stall: &mut u32,
+        last: Option<usize>,
+    ) -> Vec<usize> {
         let runnable = m.runnable();
         let mut order = Vec::with_capacity(runnable.len());
-        if let Some(t) = self.sync_guide(guide, &runnable, last) {
+        if let Some(t) = self.sync_guide(guide, stall, &runnable, last) {
             order.push(t);
         }
         if let Some(l) = last.filter(|l| runnable.contains(l) && !order.contains(l)) {
@@ -199,10 +215,12 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
         Err(e) => return ReplayResult::NotConfirmed(format!("cannot start the program: {e:?}")),
     };
     let mut guide = 0;
-    let untried = search.order(&m, &mut guide, None);
+    let mut stall = 0;
+    let untried = search.order(&m, &mut guide, &mut stall, None);
     let mut stack = vec![Node {
         m,
         guide,
+        stall,
         cursors: vec![0; n_threads.max(64)],
         untried,
     }];
@@ -229,6 +247,7 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
             Node {
                 m: top.m.clone(),
                 guide: top.guide,
+                stall: top.stall,
                 cursors: top.cursors.clone(),
                 untried: Vec::new(),
             }
@@ -245,7 +264,7 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
             }
             Ok(()) => {
                 search.advance_guide(&node.m, t, &mut node.guide);
-                node.untried = search.order(&node.m, &mut node.guide, Some(t));
+                node.untried = search.order(&node.m, &mut node.guide, &mut node.stall, Some(t));
                 if node.untried.is_empty() {
                     // Deadlock: no thread can move.
                     Some(())
