@@ -433,8 +433,9 @@ fn yogar_binary() -> Option<PathBuf> {
     bin.is_file().then_some(bin)
 }
 
-/// A reaped child: its exit code (`None` after a signal) and its CPU time.
-type Ended = (Option<i32>, Option<Duration>);
+/// A reaped child: its exit code (`None` after a signal), whether the CPU limit ended it
+/// (`SIGXCPU`), and its CPU time.
+type Ended = (Option<i32>, bool, Option<Duration>);
 
 /// Reaps the child `pid` if it has ended: its exit code (`None` when a signal ended it) and
 /// its own CPU time (user + system). `Ok(None)` while it runs.
@@ -452,7 +453,8 @@ fn wait_child(pid: libc::pid_t) -> Result<Option<Ended>, ()> {
             let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
             let cpu = Duration::from_micros(micros(usage.ru_utime) + micros(usage.ru_stime));
             let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
-            Ok(Some((code, Some(cpu))))
+            let xcpu = libc::WIFSIGNALED(status) && libc::WTERMSIG(status) == libc::SIGXCPU;
+            Ok(Some((code, xcpu, Some(cpu))))
         }
         _ => Err(()),
     }
@@ -516,7 +518,7 @@ fn run_engine(yogar: &Path, engine: &str, file: &Path, limit: f64, unwind: u32) 
     let hard_limit = Duration::from_secs_f64(limit * 4.0 + 10.0);
     let mut killed = false;
     let pid = child.id() as libc::pid_t;
-    let (status, cpu) = loop {
+    let (status, out_of_cpu, cpu) = loop {
         match wait_child(pid) {
             Ok(Some(done)) => break done,
             Ok(None) if started.elapsed() > hard_limit && !killed => {
@@ -524,14 +526,13 @@ fn run_engine(yogar: &Path, engine: &str, file: &Path, limit: f64, unwind: u32) 
                 killed = true;
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-            Err(()) => break (None, None),
+            Err(()) => break (None, false, None),
         }
     };
     let wall = started.elapsed();
     let stdout = out_thread.join().unwrap_or_default();
     let stderr = err_thread.join().unwrap_or_default();
     let output = parse_output(&stdout);
-    let out_of_cpu = status.is_none() && cpu.is_some_and(|c| c.as_secs_f64() >= limit - 0.5);
     let verdict = match (&output.verdict, killed) {
         (_, true) => RunVerdict::Failed(format!("killed after {:.0} s", wall.as_secs_f64())),
         (None, false) if out_of_cpu => RunVerdict::Unknown("timeout (CPU limit)".into()),
