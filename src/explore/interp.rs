@@ -126,8 +126,6 @@ pub struct Machine<'p> {
     pub steps: u64,
     /// `main` returned: the program ended (`pthread_exit` in main lets the others go on).
     main_returned: bool,
-    /// Lines executed by the last [`Machine::step`].
-    pub last_lines: Vec<u32>,
     /// The line of every shared access (and synchronisation operation) of the last
     /// [`Machine::step`]: what the accesses of a witness are matched against.
     pub last_shared: Vec<u32>,
@@ -214,7 +212,6 @@ impl<'p> Machine<'p> {
             mutexes: BTreeMap::new(),
             steps: 0,
             main_returned: false,
-            last_lines: Vec::new(),
             last_shared: Vec::new(),
         };
         for (v, d) in prog.globals() {
@@ -317,11 +314,6 @@ impl<'p> Machine<'p> {
         &body.instrs[i]
     }
 
-    /// Whether thread `t` is inside an atomic section (no other thread may run).
-    pub fn in_atomic(&self, t: usize) -> bool {
-        self.threads.get(t).is_some_and(|th| th.atomic > 0)
-    }
-
     /// Threads that can take a step now (respecting atomic sections and blocking operations).
     pub fn runnable(&self) -> Vec<usize> {
         if let Some(a) = self.threads.iter().position(|t| t.atomic > 0) {
@@ -411,7 +403,6 @@ impl<'p> Machine<'p> {
         t: usize,
         nondet: &mut dyn FnMut(&NondetRequest) -> u64,
     ) -> Result<(), RunEnd> {
-        self.last_lines.clear();
         self.last_shared.clear();
         let r = self.exec(t, nondet).and_then(|()| {
             // Bounded, so that a thread spinning on its own registers still yields.
@@ -518,10 +509,6 @@ impl<'p> Machine<'p> {
             .map_or(0, |b| b.instrs.len());
         let instr = self.instr(f, i);
         self.steps += 1;
-        // Initialisers are not steps of the witness (their lines are the declarations').
-        if instr.loc.line != 0 && f != self.prog.init && f != self.prog.tls_init {
-            self.last_lines.push(instr.loc.line);
-        }
         match &instr.kind {
             InstrKind::Skip | InstrKind::Decl(_) => self.advance(t),
             InstrKind::Assign { dst, src } => {
