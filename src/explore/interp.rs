@@ -158,7 +158,7 @@ struct Cx {
     memo: Vec<Value>,
     pos: usize,
     budget: u32,
-    /// A shared write (or a synchronisation operation) was done.
+    /// A shared write was done.
     wrote: bool,
 }
 
@@ -467,7 +467,8 @@ impl<'p> Machine<'p> {
             .map(|(f, i)| self.instr(f, i));
         let waking = self.threads[t].status == Status::CondWaiting;
         let held = |m: &Machine| m.mutexes.values().filter(|&&o| o == t).count();
-        let held_before = held(self);
+        let trylock = at.is_some_and(|i| matches!(i.kind, InstrKind::MutexTryLock { .. }));
+        let held_before = if trylock { held(self) } else { 0 };
         let r = self.exec_in(&mut cx, nondet);
         if let Some(instr) = at.filter(|i| i.loc.line != 0) {
             // As many accesses as the equation has events for the operation: a lock reads
@@ -475,7 +476,7 @@ impl<'p> Machine<'p> {
             // unlocks, then (on waking) locks.
             let sync = match instr.kind {
                 _ if r.is_err() => 0,
-                InstrKind::MutexTryLock { .. } if held(self) == held_before => 1,
+                InstrKind::MutexTryLock { .. } if held(self) <= held_before => 1,
                 InstrKind::MutexLock(_) | InstrKind::MutexTryLock { .. } => 2,
                 InstrKind::CondWait { .. } if waking => 2,
                 // (The equation may also write the new thread's id to the handle: that edge
