@@ -5,9 +5,11 @@
 //! the witness needs every thread created (by its parent, at its creation line) before it acts.
 //! Each thread is created where its parent creates it: right after the parent's last access
 //! before the `pthread_create` (a replay follows the parent's steps in that order); failing
-//! that, just before the thread's first step (its parent first, if that is not yet created). Reads of global integer variables become assumptions `x == v` with `v` in the
-//! variable's own type; other cells (pointers, struct members, array elements, locks) give no
-//! assumption, since a wrong assumption would make a validator reject a true counterexample.
+//! that, just before the thread's first step (its parent first, if that is not yet created).
+//! Every shared access is an edge. Reads of global integer variables carry assumptions
+//! `x == v` with `v` in the variable's own type; other cells (pointers, struct members, array
+//! elements, locks) and writes give none, since a wrong assumption would make a validator
+//! reject a true counterexample.
 
 use std::path::Path;
 
