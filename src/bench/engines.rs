@@ -2,12 +2,13 @@
 //! the monolithic engine (the exact encoding with ξ, one solve) on the shared SV-COMP tasks.
 //!
 //! Each engine runs as a child `yogar verify --32 --unwind 2 --no-unwinding-assertions
-//! --engine E --stats --timeout T` (`--unwind` adjustable; `--jobs N` runs N tasks side by
-//! side), so a crash or a runaway task costs one row, and each child's own CPU time is measured
-//! by the kernel. Both engines decide the same bounded problem, so both give TRUE or FALSE
-//! wherever they finish. The table gives per task verdicts, CPU seconds, refinements and clause
-//! counts; the summary gives medians, total CPU ratios and verdict checks. A TRUE/FALSE disagreement between
-//! the engines means one verdict is wrong: it is printed loudly and fails the bench.
+//! --engine E --stats` under a CPU limit (`--unwind` adjustable; `--jobs N` runs N tasks side
+//! by side), so a crash or a runaway task costs one row, and each child's own CPU time is
+//! measured by the kernel. Both engines decide the same bounded problem, so both give TRUE or
+//! FALSE wherever they finish. The table gives per task verdicts, CPU seconds, refinements and
+//! clause counts; the summary gives medians, total CPU ratios and verdict checks. A TRUE/FALSE
+//! disagreement between the engines means one verdict is wrong: it is printed loudly and fails
+//! the bench.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -437,8 +438,8 @@ fn yogar_binary() -> Option<PathBuf> {
 /// (`SIGXCPU`), and its CPU time.
 type Ended = (Option<i32>, bool, Option<Duration>);
 
-/// Reaps the child `pid` if it has ended: its exit code (`None` when a signal ended it) and
-/// its own CPU time (user + system). `Ok(None)` while it runs.
+/// Reaps the child `pid` if it has ended (what [`Ended`] says, with the child's own user +
+/// system CPU time). `Ok(None)` while it runs.
 fn wait_child(pid: libc::pid_t) -> Result<Option<Ended>, ()> {
     let mut status = 0;
     // SAFETY: `wait4` only writes the status and the zeroed plain-data rusage it is given.
