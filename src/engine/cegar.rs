@@ -95,17 +95,10 @@ fn decide(
     recorded: &mut Vec<Vec<Lit>>,
 ) -> Verdict {
     let eq = &out.equation;
-    stats.events = eq.events.len();
-    stats.threads = out.threads.len();
-    let po = match ProgramOrder::unconditional(eq) {
-        Ok(p) => p,
-        Err(e) => return Verdict::Unknown(format!("unsupported: {e}")),
+    let (po, links) = match super::order_and_links(out, enc, stats) {
+        Ok(x) => x,
+        Err(why) => return Verdict::Unknown(why),
     };
-    let links = match encode_links(eq, &po, enc) {
-        Ok(l) => l,
-        Err(e) => return Verdict::Unknown(format!("unsupported: {e}")),
-    };
-    stats.zeta_clauses = links.size().clauses;
     let checks = Checks::new(out, enc);
     stats.phi0_clauses = enc.counters().clauses;
     if opts.compare_size {

@@ -237,6 +237,24 @@ pub(crate) fn with_equation(
 /// Runs of symbolic execution allowed to learn the objects pointers may designate.
 pub const MAX_RUNS: usize = 4;
 
+/// What both engines encode first: the unconditional program order and ζ (every read takes
+/// the value of one write of its location), with their sizes recorded in `stats`. `Err` is
+/// the verdict's reason when the encoder cannot order the equation: `unsupported: …`.
+pub(crate) fn order_and_links(
+    out: &crate::symex::SymexOutput,
+    enc: &mut encoder::Encoder,
+    stats: &mut EngineStats,
+) -> Result<(encoder::ProgramOrder, encoder::LinkTable), String> {
+    let eq = &out.equation;
+    stats.events = eq.events.len();
+    stats.threads = out.threads.len();
+    let unsupported = |e: &dyn std::fmt::Display| format!("unsupported: {e}");
+    let po = encoder::ProgramOrder::unconditional(eq).map_err(|e| unsupported(&e))?;
+    let links = encoder::encode_links(eq, &po, enc).map_err(|e| unsupported(&e))?;
+    stats.zeta_clauses = links.size().clauses;
+    Ok((po, links))
+}
+
 /// One solve under `assume`, within the deadline.
 pub(crate) fn solve(
     enc: &mut encoder::Encoder,

@@ -5,7 +5,7 @@
 //! only when none can fail are the other checks asked for (a loop running past its bound, an
 //! unsupported construct reached), which turn TRUE into UNKNOWN.
 
-use encoder::{encode_links, Encoder, LiteralMode, ProgramOrder, ScheduleEncoding};
+use encoder::{Encoder, LiteralMode, ScheduleEncoding};
 use solver_glue::SolveResult;
 
 use super::{
@@ -29,17 +29,10 @@ fn decide(
     stats: &mut EngineStats,
 ) -> Verdict {
     let eq = &out.equation;
-    stats.events = eq.events.len();
-    stats.threads = out.threads.len();
-    let po = match ProgramOrder::unconditional(eq) {
-        Ok(p) => p,
-        Err(e) => return Verdict::Unknown(format!("unsupported: {e}")),
+    let (po, links) = match super::order_and_links(out, enc, stats) {
+        Ok(x) => x,
+        Err(why) => return Verdict::Unknown(why),
     };
-    let links = match encode_links(eq, &po, enc) {
-        Ok(l) => l,
-        Err(e) => return Verdict::Unknown(format!("unsupported: {e}")),
-    };
-    stats.zeta_clauses = links.size().clauses;
     let xi = match ScheduleEncoding::encode(eq, &po, &links, enc, LiteralMode::Shared) {
         Ok(x) => x,
         Err(e) => return Verdict::Unknown(format!("unsupported: {e}")),
