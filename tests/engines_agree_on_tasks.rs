@@ -8,17 +8,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
 
-fn svb() -> Option<PathBuf> {
-    if let Ok(p) = std::env::var("SVB") {
-        return Some(PathBuf::from(p));
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    ["../shared/sv-benchmarks", "../../shared/sv-benchmarks"]
-        .iter()
-        .map(|r| root.join(r))
-        .find(|p| p.join("tasks.csv").exists())
-}
-
 fn verdict(engine: &str, task: &Path) -> Option<bool> {
     let out = Command::new(env!("CARGO_BIN_EXE_yogar"))
         .args([
@@ -51,7 +40,7 @@ fn verdict(engine: &str, task: &Path) -> Option<bool> {
 
 #[test]
 fn engines_agree_with_each_other_and_the_expected_verdicts() {
-    let Some(svb) = svb() else {
+    let Some(svb) = yogar::svcomp::sv_benchmarks(None) else {
         eprintln!("skipped: no sv-benchmarks checkout (../shared/sv-benchmarks or $SVB)");
         return;
     };

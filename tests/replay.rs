@@ -263,25 +263,13 @@ fn bad_witness_is_an_input_error() {
     assert_eq!(text.lines().count(), 1, "{text}");
 }
 
-/// The sv-benchmarks checkout: `$SVB`, else `../shared/sv-benchmarks` beside the repository.
-fn sv_benchmarks() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("SVB") {
-        return Some(PathBuf::from(dir));
-    }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    ["../shared/sv-benchmarks", "../../shared/sv-benchmarks"]
-        .iter()
-        .map(|rel| root.join(rel))
-        .find(|p| p.join("tasks.csv").is_file())
-}
-
 /// Measurement over SV-COMP FALSE tasks (slow; `cargo test --release --test replay -- --ignored
 /// --nocapture`; `REPLAY_TASKS=N` bounds the number of tasks): every witness of a FALSE verdict
 /// of the engine is replayed; the test fails if one is not confirmed.
 #[test]
 #[ignore]
 fn svcomp_false_tasks_confirmed() {
-    let Some(svb) = sv_benchmarks() else {
+    let Some(svb) = yogar::svcomp::sv_benchmarks(None) else {
         println!("skipped: no sv-benchmarks checkout (set SVB or provide ../shared/sv-benchmarks)");
         return;
     };

@@ -2,22 +2,11 @@
 //! no task may crash the frontend (a panic or a signal), and at least 95 % must lower.
 //! Skipped, with a message, when the benchmark checkout is absent.
 
-use std::path::Path;
 use std::process::Command;
 
 #[test]
 fn shared_tasks_parse_without_panics() {
-    // `SVB` overrides; else ../shared next to the checkout (or next to its worktree folder).
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let candidates = [
-        std::env::var_os("SVB").map(std::path::PathBuf::from),
-        Some(root.join("../shared/sv-benchmarks")),
-        Some(root.join("../../shared/sv-benchmarks")),
-    ];
-    let Some(svb) = candidates
-        .into_iter()
-        .flatten()
-        .find(|p| p.join("tasks.csv").is_file())
+    let Some(svb) = yogar::svcomp::sv_benchmarks(None).filter(|p| p.join("tasks.csv").is_file())
     else {
         eprintln!("skipped: no sv-benchmarks checkout at ../shared/sv-benchmarks (set SVB)");
         return;

@@ -1,26 +1,11 @@
 //! Every task listed in the shared sv-benchmarks `tasks.csv` parses, names an input file that
 //! exists, and carries the unreach-call verdict the table states.
 
-use std::path::PathBuf;
-
 use yogar::svcomp::{Property, Request, Task};
-
-/// The sv-benchmarks checkout: `$SVB`, else `../shared/sv-benchmarks` beside the repository
-/// (or one level further up, for a checkout nested one folder deeper).
-fn sv_benchmarks() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("SVB") {
-        return Some(PathBuf::from(dir));
-    }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    ["../shared/sv-benchmarks", "../../shared/sv-benchmarks"]
-        .iter()
-        .map(|rel| root.join(rel))
-        .find(|p| p.join("tasks.csv").is_file())
-}
 
 #[test]
 fn every_listed_task_parses_with_its_expected_verdict() {
-    let Some(svb) = sv_benchmarks() else {
+    let Some(svb) = yogar::svcomp::sv_benchmarks(None) else {
         println!("skipped: no sv-benchmarks checkout (set SVB or provide ../shared/sv-benchmarks)");
         return;
     };

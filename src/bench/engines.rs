@@ -409,22 +409,6 @@ pub fn spread_subset(tasks: &[BenchTask], n: usize) -> Vec<BenchTask> {
     out
 }
 
-/// The sv-benchmarks checkout: `--svb`, `$SVB`, else `../shared/sv-benchmarks` beside the
-/// repository (or one level further up).
-fn find_svb(opt: Option<&Path>) -> Option<PathBuf> {
-    if let Some(p) = opt {
-        return Some(p.to_path_buf());
-    }
-    if let Some(dir) = std::env::var_os("SVB") {
-        return Some(PathBuf::from(dir));
-    }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    ["../shared/sv-benchmarks", "../../shared/sv-benchmarks"]
-        .iter()
-        .map(|rel| root.join(rel))
-        .find(|p| p.join("tasks.csv").is_file())
-}
-
 /// The `yogar` binary next to the running bench executable.
 fn yogar_binary() -> Option<PathBuf> {
     let exe = std::env::current_exe().ok()?;
@@ -670,7 +654,8 @@ pub fn render_summary(s: &Summary, hard_seconds: f64) -> String {
 pub fn run(options: &Options) -> bool {
     let unwind = options.unwind.unwrap_or(DEFAULT_UNWIND);
     println!("== engines: yogar vs monolithic (--32 --unwind {unwind}) ==");
-    let Some(svb) = find_svb(options.svb.as_deref()).filter(|p| p.join("tasks.csv").is_file())
+    let Some(svb) = crate::svcomp::sv_benchmarks(options.svb.as_deref())
+        .filter(|p| p.join("tasks.csv").is_file())
     else {
         println!(
             "skipped: no sv-benchmarks checkout with tasks.csv (give --svb PATH or SVB=..., \

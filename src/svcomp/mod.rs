@@ -4,10 +4,12 @@
 //! [`Task::load`] and [`Property::load`]) and checks only [`Property::UnreachCall`]; every other
 //! property is answered `UNKNOWN (unsupported property)`.
 
+pub mod checkout;
 pub mod input;
 pub mod property;
 pub mod task;
 
+pub use checkout::sv_benchmarks;
 pub use input::{is_task_file, Request, RequestError};
 pub use property::{Property, PropertyError, UNREACH_CALL_SPEC};
 pub use task::{DataModel, Task, TaskError, TaskProperty};
