@@ -111,23 +111,19 @@ impl SatSolver for Varisat {
     }
 }
 
-/// SplitMix64: a fixed-seed generator, enough for test instances.
-pub struct Rng(u64);
+/// The seeded generator of `solver_glue::generate`, with the index-sized draws the tests use.
+pub struct Rng(solver_glue::generate::Rng);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
+        Rng(solver_glue::generate::Rng::new(seed))
     }
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
     /// Uniform in `0..n` (n > 0).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
+        self.0.below(n as u64) as usize
     }
     /// True with probability `p` percent.
     pub fn chance(&mut self, p: u32) -> bool {
