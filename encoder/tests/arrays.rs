@@ -2,7 +2,6 @@
 
 mod common;
 
-use common::Varisat;
 use encoder::{BitVec, Encoder};
 use solver_glue::{Lit, SolveResult};
 
@@ -20,8 +19,8 @@ fn read_write_exhaustive_small() {
     let mut checked = 0;
     for n in 1..=3usize {
         for iw in 1..=3u32 {
-            let mut solver = Varisat::default();
-            let mut enc = Encoder::new(&mut solver);
+            let mut solver = common::solver();
+            let mut enc = Encoder::new(&mut *solver);
             let elems: Vec<BitVec> = (0..n).map(|_| enc.bv_fresh(2)).collect();
             let index = enc.bv_fresh(iw);
             let value = enc.bv_fresh(2);
@@ -74,8 +73,8 @@ fn read_write_exhaustive_small() {
 /// Constant index and contents fold to constants.
 #[test]
 fn constant_accesses_fold() {
-    let mut solver = Varisat::default();
-    let mut enc = Encoder::new(&mut solver);
+    let mut solver = common::solver();
+    let mut enc = Encoder::new(&mut *solver);
     let elems: Vec<BitVec> = (0..5).map(|k| enc.bv_const(8, 10 + k)).collect();
     let before = enc.counters();
     for i in 0..5u64 {

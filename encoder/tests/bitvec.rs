@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Rng, Varisat};
+use common::Rng;
 use encoder::{BitVec, Encoder};
 use solver_glue::{Lit, SolveResult};
 
@@ -162,8 +162,8 @@ fn fix(v: &BitVec, value: u64) -> Vec<Lit> {
 fn exhaustive_via_solver(w: u32) -> usize {
     let mut checked = 0;
     for op in OPS {
-        let mut solver = Varisat::default();
-        let mut enc = Encoder::new(&mut solver);
+        let mut solver = common::solver();
+        let mut enc = Encoder::new(&mut *solver);
         let a = enc.bv_fresh(w);
         let b = enc.bv_fresh(w);
         let out = build(&mut enc, op, &a, &b);
@@ -204,8 +204,8 @@ fn every_op_every_pair_width_3_through_the_solver() {
 /// Constant inputs must fold to constant outputs without touching the solver.
 #[test]
 fn every_op_every_pair_folds_on_constants_widths_1_to_6() {
-    let mut solver = Varisat::default();
-    let mut enc = Encoder::new(&mut solver);
+    let mut solver = common::solver();
+    let mut enc = Encoder::new(&mut *solver);
     let before = enc.counters();
     let mut checked = 0;
     for w in 1..=6u32 {
@@ -236,8 +236,8 @@ fn every_op_every_pair_folds_on_constants_widths_1_to_6() {
 /// Width 8 against Rust's own u8/i8 operations (folding path).
 #[test]
 fn width_8_folds_like_rust_u8_i8() {
-    let mut solver = Varisat::default();
-    let mut enc = Encoder::new(&mut solver);
+    let mut solver = common::solver();
+    let mut enc = Encoder::new(&mut *solver);
     for x in 0..=255u8 {
         for y in 0..=255u8 {
             let (sx8, sy8) = (x as i8, y as i8);
@@ -279,8 +279,8 @@ fn width_8_folds_like_rust_u8_i8() {
 #[test]
 fn unary_ops_and_conversions_width_4_through_the_solver() {
     let w = 4;
-    let mut solver = Varisat::default();
-    let mut enc = Encoder::new(&mut solver);
+    let mut solver = common::solver();
+    let mut enc = Encoder::new(&mut *solver);
     let a = enc.bv_fresh(w);
     let c = enc.new_lit();
     let b = enc.bv_fresh(w);
@@ -316,8 +316,8 @@ fn unary_ops_and_conversions_width_4_through_the_solver() {
 /// Shift amounts wider and narrower than the shifted value.
 #[test]
 fn shifts_with_other_amount_widths() {
-    let mut solver = Varisat::default();
-    let mut enc = Encoder::new(&mut solver);
+    let mut solver = common::solver();
+    let mut enc = Encoder::new(&mut *solver);
     for w in 1..=5u32 {
         for aw in 1..=7u32 {
             for x in 0..1u64 << w {
@@ -352,8 +352,8 @@ fn random_32_bit_pairs_through_the_solver() {
     let mut rng = Rng::new(0x5eed_0032);
     let mut checked = 0;
     for op in OPS {
-        let mut solver = Varisat::default();
-        let mut enc = Encoder::new(&mut solver);
+        let mut solver = common::solver();
+        let mut enc = Encoder::new(&mut *solver);
         let a = enc.bv_fresh(w);
         let b = enc.bv_fresh(w);
         let out = build(&mut enc, op, &a, &b);
@@ -381,8 +381,8 @@ fn random_32_bit_pairs_through_the_solver() {
 #[test]
 fn random_32_bit_matches_native_i32() {
     let mut rng = Rng::new(77);
-    let mut solver = Varisat::default();
-    let mut enc = Encoder::new(&mut solver);
+    let mut solver = common::solver();
+    let mut enc = Encoder::new(&mut *solver);
     let a = enc.bv_fresh(32);
     let b = enc.bv_fresh(32);
     let q = enc.bv_sdiv(&a, &b);
@@ -412,8 +412,8 @@ fn random_32_bit_matches_native_i32() {
 /// The solver can run a circuit backwards: find a factorisation.
 #[test]
 fn solver_inverts_a_multiplication() {
-    let mut solver = Varisat::default();
-    let mut enc = Encoder::new(&mut solver);
+    let mut solver = common::solver();
+    let mut enc = Encoder::new(&mut *solver);
     let a = enc.bv_fresh(16);
     let b = enc.bv_fresh(16);
     let p = enc.bv_mul(&a, &b);
@@ -436,8 +436,8 @@ fn solver_inverts_a_multiplication() {
 
 #[test]
 fn structural_hashing_shares_identical_subterms() {
-    let mut solver = Varisat::default();
-    let mut enc = Encoder::new(&mut solver);
+    let mut solver = common::solver();
+    let mut enc = Encoder::new(&mut *solver);
     let a = enc.bv_fresh(32);
     let b = enc.bv_fresh(32);
     let s1 = enc.bv_add(&a, &b);
@@ -463,8 +463,8 @@ fn structural_hashing_shares_identical_subterms() {
 
 #[test]
 fn gate_folding_rules() {
-    let mut solver = Varisat::default();
-    let mut enc = Encoder::new(&mut solver);
+    let mut solver = common::solver();
+    let mut enc = Encoder::new(&mut *solver);
     let x = enc.new_lit();
     let y = enc.new_lit();
     let (t, f) = (enc.tru(), enc.fls());
@@ -491,8 +491,8 @@ fn gate_folding_rules() {
 #[test]
 fn at_most_one_allows_exactly_the_assignments_with_one_or_no_true_literal() {
     for k in 1..=9usize {
-        let mut solver = Varisat::default();
-        let mut enc = Encoder::new(&mut solver);
+        let mut solver = common::solver();
+        let mut enc = Encoder::new(&mut *solver);
         let lits: Vec<Lit> = (0..k).map(|_| enc.new_lit()).collect();
         enc.at_most_one(&lits);
         for bits in 0..1u32 << k {

@@ -2,7 +2,6 @@
 
 mod common;
 
-use common::Varisat;
 use cranelift_entity::EntityRef;
 use encoder::{
     encode_links, AccessKind, Encoder, Equation, EquationError, Event, EventData, Location,
@@ -32,8 +31,8 @@ fn access(
 
 #[test]
 fn pruning_keeps_exactly_the_writes_a_read_can_see() {
-    let mut s = Varisat::default();
-    let mut enc = Encoder::new(&mut s);
+    let mut s = common::solver();
+    let mut enc = Encoder::new(&mut *s);
     let g = enc.new_lit();
     let t = enc.tru();
     let mut eq = Equation::new(t);
@@ -68,8 +67,8 @@ fn pruning_keeps_exactly_the_writes_a_read_can_see() {
 /// the read happens, none otherwise, and the read's value is the chosen write's.
 #[test]
 fn each_executed_read_takes_exactly_one_write() {
-    let mut s = Varisat::default();
-    let mut enc = Encoder::new(&mut s);
+    let mut s = common::solver();
+    let mut enc = Encoder::new(&mut *s);
     let t = enc.tru();
     let mut eq = Equation::new(t);
     let x = eq.add_location("x");
@@ -134,8 +133,8 @@ fn each_executed_read_takes_exactly_one_write() {
 
 #[test]
 fn read_of_a_value_of_another_width_is_an_error() {
-    let mut s = Varisat::default();
-    let mut enc = Encoder::new(&mut s);
+    let mut s = common::solver();
+    let mut enc = Encoder::new(&mut *s);
     let t = enc.tru();
     let mut eq = Equation::new(t);
     let x = eq.add_location("x");
@@ -150,8 +149,8 @@ fn read_of_a_value_of_another_width_is_an_error() {
 
 #[test]
 fn program_order_passes_through_create_and_join_points() {
-    let mut s = Varisat::default();
-    let mut enc = Encoder::new(&mut s);
+    let mut s = common::solver();
+    let mut enc = Encoder::new(&mut *s);
     let t = enc.tru();
     let g = enc.new_lit();
     let mut eq = Equation::new(t);
@@ -201,8 +200,8 @@ fn program_order_passes_through_create_and_join_points() {
 
 #[test]
 fn cyclic_program_order_is_reported() {
-    let mut s = Varisat::default();
-    let enc = Encoder::new(&mut s);
+    let mut s = common::solver();
+    let enc = Encoder::new(&mut *s);
     let t = enc.tru();
     let mut eq = Equation::new(t);
     let a = eq.add_thread();
@@ -217,8 +216,8 @@ fn cyclic_program_order_is_reported() {
 
 #[test]
 fn malformed_atomic_blocks_and_init_events_are_rejected() {
-    let mut s = Varisat::default();
-    let mut enc = Encoder::new(&mut s);
+    let mut s = common::solver();
+    let mut enc = Encoder::new(&mut *s);
     let t = enc.tru();
     let mut eq = Equation::new(t);
     let x = eq.add_location("x");

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Rng, Varisat};
+use common::Rng;
 use cranelift_entity::EntityRef;
 use encoder::{
     encode_links, AccessKind, Encoder, Equation, Event, EventData, ExactCheck, LiteralMode,
@@ -16,8 +16,8 @@ use std::time::Instant;
 fn eight_threads_of_sixty_accesses() {
     let (threads, per_thread, locs) = (8, 60, 6);
     let mut rng = Rng::new(8);
-    let mut phi_solver = Varisat::default();
-    let mut phi = Encoder::new(&mut phi_solver);
+    let mut phi_solver = common::solver();
+    let mut phi = Encoder::new(&mut *phi_solver);
     let t = phi.tru();
     let mut eq = Equation::new(t);
     let locations: Vec<_> = (0..locs)
@@ -62,8 +62,8 @@ fn eight_threads_of_sixty_accesses() {
     let t_po = start.elapsed();
     let links = encode_links(&eq, &po, &mut phi).unwrap();
     let t_links = start.elapsed();
-    let mut xi_solver = Varisat::default();
-    let mut xi_enc = Encoder::new(&mut xi_solver);
+    let mut xi_solver = common::solver();
+    let mut xi_enc = Encoder::new(&mut *xi_solver);
     let xi =
         ScheduleEncoding::encode(&eq, &po, &links, &mut xi_enc, LiteralMode::Separate).unwrap();
     let t_xi = start.elapsed();
@@ -86,20 +86,20 @@ fn eight_threads_of_sixty_accesses() {
     let t_check = t0.elapsed();
     // ξ over only the links true in the model (what the exact check needs).
     let restricted = links.restrict(|l| chosen.contains(&l));
-    let mut r_solver = Varisat::default();
-    let mut r_enc = Encoder::new(&mut r_solver);
+    let mut r_solver = common::solver();
+    let mut r_enc = Encoder::new(&mut *r_solver);
     let r_xi =
         ScheduleEncoding::encode(&eq, &po, &restricted, &mut r_enc, LiteralMode::Separate).unwrap();
     let r_check = r_xi.check(&eq, &mut r_enc, |l| l == t || chosen.contains(&l));
     assert_eq!(r_check, check);
     let t1 = Instant::now();
-    let mut one = Varisat::default();
+    let mut one = common::solver();
     let one_check = encoder::exact_check(
         &eq,
         &po,
         &links,
         |l| l == t || chosen.contains(&l),
-        &mut one,
+        &mut *one,
     )
     .unwrap();
     let t_one = t1.elapsed();
@@ -132,8 +132,8 @@ fn eight_threads_of_sixty_accesses() {
 fn deep_search_two_long_threads() {
     let (per_thread, locs) = (1200, 2);
     let mut rng = Rng::new(31);
-    let mut phi_solver = Varisat::default();
-    let mut phi = Encoder::new(&mut phi_solver);
+    let mut phi_solver = common::solver();
+    let mut phi = Encoder::new(&mut *phi_solver);
     let t = phi.tru();
     let mut eq = Equation::new(t);
     let locations: Vec<_> = (0..locs)
@@ -206,13 +206,13 @@ fn deep_search_two_long_threads() {
         .collect();
     let chosen: hashbrown::HashSet<Lit> = chosen.into_iter().collect();
     let start = Instant::now();
-    let mut one = Varisat::default();
+    let mut one = common::solver();
     let check = encoder::exact_check(
         &eq,
         &po,
         &links,
         |l| l == t || chosen.contains(&l),
-        &mut one,
+        &mut *one,
     )
     .unwrap();
     println!(

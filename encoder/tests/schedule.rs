@@ -5,7 +5,7 @@
 mod common;
 
 use common::events::{ev, Plan, Reference};
-use common::{Rng, Varisat};
+use common::Rng;
 use cranelift_entity::EntityRef;
 use encoder::{
     encode_links, exact_check, AccessKind, Encoder, Equation, Event, EventData, ExactCheck,
@@ -105,8 +105,8 @@ fn exact_check_agrees_with_brute_force() {
         let plan = Plan::random(&mut rng, 9, true);
         let assign: Vec<bool> = (0..plan.pool).map(|_| rng.chance(50)).collect();
         let reference = Reference::new(&plan, &assign);
-        let mut phi_solver = Varisat::default();
-        let mut phi = Encoder::new(&mut phi_solver);
+        let mut phi_solver = common::solver();
+        let mut phi = Encoder::new(&mut *phi_solver);
         let (eq, pool) = plan.build(&mut phi);
         eq.validate().expect("generated equations are well formed");
         let Ok(po) = ProgramOrder::unconditional(&eq) else {
@@ -123,8 +123,8 @@ fn exact_check_agrees_with_brute_force() {
             }
         }
         let links = encode_links(&eq, &po, &mut phi).expect("links");
-        let mut xi_solver = Varisat::default();
-        let mut xi_enc = Encoder::new(&mut xi_solver);
+        let mut xi_solver = common::solver();
+        let mut xi_enc = Encoder::new(&mut *xi_solver);
         let xi =
             match ScheduleEncoding::encode(&eq, &po, &links, &mut xi_enc, LiteralMode::Separate) {
                 Ok(xi) => xi,
@@ -157,8 +157,8 @@ fn exact_check_agrees_with_brute_force() {
             (other, _) => panic!("round {round}: SAT-only check {other:?}, expected {expected}"),
         }
         // The one-call exact check on a fresh solver.
-        let mut one_solver = Varisat::default();
-        match exact_check(&eq, &po, &links, |l| val.get(l), &mut one_solver).unwrap() {
+        let mut one_solver = common::solver();
+        match exact_check(&eq, &po, &links, |l| val.get(l), &mut *one_solver).unwrap() {
             ExactCheck::Feasible(order) => {
                 assert!(
                     expected,
@@ -179,8 +179,8 @@ fn exact_check_agrees_with_brute_force() {
                     "round {round}: core not true"
                 );
                 // Minimal: the core is infeasible, and dropping any literal makes it feasible.
-                let mut fs = Varisat::default();
-                let mut fe = Encoder::new(&mut fs);
+                let mut fs = common::solver();
+                let mut fe = Encoder::new(&mut *fs);
                 let x = ScheduleEncoding::encode(&eq, &po, &links, &mut fe, LiteralMode::Separate)
                     .unwrap();
                 assert_eq!(x.solve_under(&mut fe, &core), SolveResult::Unsat);
@@ -234,8 +234,8 @@ fn exact_check_agrees_with_brute_force() {
                     assert!(xi.used_literals().contains(&l));
                 }
                 // The core alone, on a fresh solver, is still infeasible.
-                let mut fresh_solver = Varisat::default();
-                let mut fresh = Encoder::new(&mut fresh_solver);
+                let mut fresh_solver = common::solver();
+                let mut fresh = Encoder::new(&mut *fresh_solver);
                 let xi2 =
                     ScheduleEncoding::encode(&eq, &po, &links, &mut fresh, LiteralMode::Separate)
                         .expect("second encoding");
@@ -303,8 +303,8 @@ fn monolithic_read_from_maps_match_brute_force() {
         let plan = Plan::random(&mut rng, 9, true);
         let assign: Vec<bool> = (0..plan.pool).map(|_| rng.chance(50)).collect();
         let reference = Reference::new(&plan, &assign);
-        let mut solver = Varisat::default();
-        let mut enc = Encoder::new(&mut solver);
+        let mut solver = common::solver();
+        let mut enc = Encoder::new(&mut *solver);
         let (eq, pool) = plan.build(&mut enc);
         let Ok(po) = ProgramOrder::unconditional(&eq) else {
             continue;
@@ -409,12 +409,12 @@ impl Prog {
 
 /// Runs the exact check for the read-from choice `rf` (read → write).
 fn exact(eq: &Equation, rf: &[(Event, Event)]) -> ExactCheck {
-    let mut phi_solver = Varisat::default();
-    let mut phi = Encoder::new(&mut phi_solver);
+    let mut phi_solver = common::solver();
+    let mut phi = Encoder::new(&mut *phi_solver);
     let po = ProgramOrder::unconditional(eq).unwrap();
     let links = encode_links(eq, &po, &mut phi).unwrap();
-    let mut xs = Varisat::default();
-    let mut xe = Encoder::new(&mut xs);
+    let mut xs = common::solver();
+    let mut xe = Encoder::new(&mut *xs);
     let xi = ScheduleEncoding::encode(eq, &po, &links, &mut xe, LiteralMode::Separate).unwrap();
     let chosen: Vec<Lit> = rf
         .iter()
@@ -432,8 +432,8 @@ fn exact(eq: &Equation, rf: &[(Event, Event)]) -> ExactCheck {
 
 #[test]
 fn store_buffering_outcome_is_infeasible() {
-    let mut s = Varisat::default();
-    let mut enc = Encoder::new(&mut s);
+    let mut s = common::solver();
+    let mut enc = Encoder::new(&mut *s);
     let mut p = Prog::new(&enc, 2, 2);
     let (t1, t2) = (p.threads[0], p.threads[1]);
     let (x, y) = (0, 1);
@@ -462,8 +462,8 @@ fn store_buffering_outcome_is_infeasible() {
 #[test]
 fn butterfly_is_infeasible_and_minimal() {
     let build = |skip: Option<usize>| {
-        let mut s = Varisat::default();
-        let mut enc = Encoder::new(&mut s);
+        let mut s = common::solver();
+        let mut enc = Encoder::new(&mut *s);
         let mut p = Prog::new(&enc, 4, 3);
         let (x, y, n) = (0, 1, 2);
         let t = p.threads.clone();
@@ -506,8 +506,8 @@ fn butterfly_is_infeasible_and_minimal() {
 /// thread's write can come between.
 #[test]
 fn atomic_block_is_indivisible() {
-    let mut s = Varisat::default();
-    let mut enc = Encoder::new(&mut s);
+    let mut s = common::solver();
+    let mut enc = Encoder::new(&mut *s);
     let mut p = Prog::new(&enc, 2, 1);
     let (t1, t2) = (p.threads[0], p.threads[1]);
     let b = p.eq.new_atomic_block();
@@ -533,8 +533,8 @@ fn atomic_block_is_indivisible() {
 fn size_counters_cover_each_part() {
     let mut rng = Rng::new(5);
     let plan = Plan::random(&mut rng, 9, false);
-    let mut s = Varisat::default();
-    let mut enc = Encoder::new(&mut s);
+    let mut s = common::solver();
+    let mut enc = Encoder::new(&mut *s);
     let (eq, _) = plan.build(&mut enc);
     let po = ProgramOrder::unconditional(&eq).unwrap();
     let c0 = enc.counters();
@@ -578,8 +578,8 @@ fn valued_patterns_monolithic() {
     ] {
         for with_xi in [false, true] {
             for assert_outcome in [true, false] {
-                let mut s = Varisat::default();
-                let mut enc = Encoder::new(&mut s);
+                let mut s = common::solver();
+                let mut enc = Encoder::new(&mut *s);
                 let mut p = Prog::new(&enc, threads, locs);
                 let t = p.threads.clone();
                 let mut reads = Vec::new();
