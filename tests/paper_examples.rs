@@ -6,7 +6,6 @@ use std::path::Path;
 use yogar::engine::{cegar, monolithic, EngineOptions, Verdict};
 use yogar::frontend;
 use yogar::ir::{DataModel, Program};
-use yogar::symex::SymexOptions;
 
 fn load(name: &str) -> Program {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -17,15 +16,8 @@ fn load(name: &str) -> Program {
 
 fn options() -> EngineOptions {
     EngineOptions {
-        symex: SymexOptions {
-            unwind: 2,
-            ..SymexOptions::default()
-        },
-        solver: solver_glue::DEFAULT_SOLVER.to_string(),
-        timeout: None,
         check_refinements: true,
-        compare_size: false,
-        keep_eog: false,
+        ..EngineOptions::with_unwind(2)
     }
 }
 

@@ -8,7 +8,6 @@ use std::sync::Mutex;
 use yogar::engine::{self, EngineOptions, Verdict};
 use yogar::frontend;
 use yogar::ir::DataModel;
-use yogar::symex::SymexOptions;
 
 struct Case {
     path: PathBuf,
@@ -55,15 +54,8 @@ fn cases() -> Vec<Case> {
 
 fn options(unwind: u32, check_refinements: bool) -> EngineOptions {
     EngineOptions {
-        symex: SymexOptions {
-            unwind,
-            ..SymexOptions::default()
-        },
-        solver: solver_glue::DEFAULT_SOLVER.to_string(),
-        timeout: None,
         check_refinements,
-        compare_size: false,
-        keep_eog: false,
+        ..EngineOptions::with_unwind(unwind)
     }
 }
 
