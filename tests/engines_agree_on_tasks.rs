@@ -1,5 +1,5 @@
-//! Differential test: the Yogar and the monolithic engine must never disagree (one TRUE, the
-//! other FALSE) on the shared SV-COMP tasks, and neither may contradict the expected verdict.
+//! Differential test: the engines (yogar, cegar, monolithic) must never disagree (one TRUE,
+//! another FALSE) on the shared SV-COMP tasks, and none may contradict the expected verdict.
 //! A deterministic sample of the tasks (every 10th row of tasks.csv) runs with a short time
 //! limit; tasks where an engine gives no verdict in time are skipped. The full comparison is
 //! `make bench ARGS="--all --limit 60"`.
@@ -7,6 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
+
+const ENGINES: [&str; 3] = ["yogar", "cegar", "monolithic"];
 
 fn verdict(engine: &str, task: &Path) -> Option<bool> {
     let out = Command::new(env!("CARGO_BIN_EXE_yogar"))
@@ -69,10 +71,10 @@ fn engines_agree_with_each_other_and_the_expected_verdicts() {
                 let Some((task, expected)) = tasks.get(i) else {
                     break;
                 };
-                let y = verdict("yogar", task);
-                let m = verdict("monolithic", task);
+                let verdicts: Vec<(&str, Option<bool>)> =
+                    ENGINES.iter().map(|&e| (e, verdict(e, task))).collect();
                 let mut p = problems.lock().unwrap();
-                for (name, v) in [("yogar", y), ("monolithic", m)] {
+                for &(name, v) in &verdicts {
                     if v.is_some_and(|v| v != *expected) {
                         p.push(format!(
                             "{}: {name} contradicts the expected verdict",
@@ -80,18 +82,22 @@ fn engines_agree_with_each_other_and_the_expected_verdicts() {
                         ));
                     }
                 }
-                if let (Some(a), Some(b)) = (y, m) {
+                let decided: Vec<bool> = verdicts.iter().filter_map(|&(_, v)| v).collect();
+                if decided.len() == ENGINES.len() {
                     *compared.lock().unwrap() += 1;
-                    if a != b {
-                        p.push(format!("{}: engines disagree", task.display()));
-                    }
+                }
+                if decided.windows(2).any(|w| w[0] != w[1]) {
+                    p.push(format!(
+                        "{}: engines disagree: {verdicts:?}",
+                        task.display()
+                    ));
                 }
             });
         }
     });
     let problems = problems.into_inner().unwrap();
     eprintln!(
-        "{} of {} tasks decided by both engines",
+        "{} of {} tasks decided by every engine",
         compared.into_inner().unwrap(),
         tasks.len()
     );

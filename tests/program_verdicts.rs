@@ -1,6 +1,7 @@
 //! Every program in tests/programs has its expected verdict and unwind bound on its first line
-//! (`// expect: TRUE unwind: 3`). Both engines must give that verdict; the Yogar engine also
-//! checks each of its refinement clauses against the exact encoding.
+//! (`// expect: TRUE unwind: 3`). Every engine must give that verdict; the Yogar engine checks
+//! each of its theory conflict clauses, and the CEGAR engine each of its refinement clauses,
+//! against the exact encoding.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -52,9 +53,10 @@ fn cases() -> Vec<Case> {
     out
 }
 
-fn options(unwind: u32, check_refinements: bool) -> EngineOptions {
+fn options(unwind: u32, check_refinements: bool, solver: &str) -> EngineOptions {
     EngineOptions {
         check_refinements,
+        solver: solver.to_string(),
         ..EngineOptions::with_unwind(unwind)
     }
 }
@@ -63,6 +65,7 @@ fn options(unwind: u32, check_refinements: bool) -> EngineOptions {
 fn run_all(
     verify: fn(&yogar::ir::Program, &EngineOptions) -> engine::Outcome,
     check_refinements: bool,
+    solver: &str,
 ) -> Vec<String> {
     let cases = cases();
     let next = Mutex::new(0usize);
@@ -86,7 +89,7 @@ fn run_all(
                         continue;
                     }
                 };
-                let out = verify(&prog, &options(case.unwind, check_refinements));
+                let out = verify(&prog, &options(case.unwind, check_refinements, solver));
                 let ok = match &out.verdict {
                     Verdict::True { .. } => case.expect_true,
                     Verdict::False { .. } => !case.expect_true,
@@ -112,12 +115,29 @@ fn run_all(
 
 #[test]
 fn monolithic_engine_gives_every_expected_verdict() {
-    let failures = run_all(engine::monolithic::verify, false);
+    let failures = run_all(
+        engine::monolithic::verify,
+        false,
+        solver_glue::DEFAULT_SOLVER,
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
-fn yogar_engine_gives_every_expected_verdict_with_implied_refinements() {
-    let failures = run_all(engine::cegar::verify, true);
+fn yogar_engine_gives_every_expected_verdict_with_implied_theory_clauses() {
+    let failures = run_all(engine::yogar::verify, true, solver_glue::DEFAULT_SOLVER);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn cegar_engine_gives_every_expected_verdict_with_implied_refinements() {
+    let failures = run_all(engine::cegar::verify, true, solver_glue::DEFAULT_SOLVER);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The ordering theory through CaDiCaL's external propagator: another adapter, same verdicts.
+#[test]
+fn yogar_engine_on_cadical_gives_every_expected_verdict() {
+    let failures = run_all(engine::yogar::verify, true, "cadical");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -340,6 +340,8 @@ fn compare_size_and_dot() {
     let (code, out, _) = verify(
         &dir,
         &[
+            "--engine",
+            "cegar",
             "--stats",
             "--compare-size",
             "--dot",
@@ -368,6 +370,8 @@ fn compare_size_and_dot() {
     let (code, out, _) = verify(
         &dir,
         &[
+            "--engine",
+            "cegar",
             "--stats",
             "--dot",
             "l.dot",

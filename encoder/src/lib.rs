@@ -32,6 +32,7 @@ pub mod bitvec;
 pub mod equation;
 pub mod gates;
 pub mod links;
+pub mod ordering;
 pub mod program_order;
 pub mod schedule;
 mod search;
@@ -43,5 +44,6 @@ pub use equation::{
 };
 pub use gates::{Counters, Encoder};
 pub use links::{encode_links, Link, LinkTable};
+pub use ordering::{Coherence, CoherencePair, OrderTheory, TheoryStats};
 pub use program_order::ProgramOrder;
 pub use schedule::{encode_schedule, exact_check, ExactCheck, LiteralMode, ScheduleEncoding};

@@ -61,9 +61,9 @@ pub enum ExactCheck {
 pub struct ScheduleEncoding {
     mode: LiteralMode,
     /// Clock index of each event.
-    clock_of: SecondaryMap<Event, u32>,
+    pub(crate) clock_of: SecondaryMap<Event, u32>,
     /// Position of each event in its thread's items (orders events sharing a clock).
-    position: SecondaryMap<Event, u32>,
+    pub(crate) position: SecondaryMap<Event, u32>,
     clocks: Vec<BitVec>,
     /// φ variable → ξ variable (separate mode).
     var_map: HashMap<u32, Lit>,
@@ -72,9 +72,9 @@ pub struct ScheduleEncoding {
     used: Vec<Lit>,
     size: Counters,
     /// Order edges between distinct clocks, with their φ guards (deduplicated).
-    clock_edges: Vec<(u32, u32, Lit)>,
+    pub(crate) clock_edges: Vec<(u32, u32, Lit)>,
     /// Events of each clock, in program order.
-    clock_events: Vec<Vec<Event>>,
+    pub(crate) clock_events: Vec<Vec<Event>>,
     links: LinkTable,
 }
 
@@ -97,7 +97,7 @@ impl ScheduleEncoding {
     }
 
     /// Clock groups, order edges and links, without clauses.
-    fn layout(
+    pub(crate) fn layout(
         eq: &Equation,
         po: &ProgramOrder,
         links: &LinkTable,
@@ -261,6 +261,24 @@ impl ScheduleEncoding {
         self.size
     }
 
+    /// The literal "`x` is scheduled before `y`" over this encoding's clocks on `enc` (the
+    /// encoder it was built on), folded where program order or an atomic block decides it.
+    pub fn order_literal(
+        &self,
+        eq: &Equation,
+        po: &ProgramOrder,
+        enc: &mut Encoder,
+        x: Event,
+        y: Event,
+    ) -> Lit {
+        let mut builder = Builder {
+            eq,
+            po,
+            lt_cache: HashMap::new(),
+        };
+        builder.before(self, enc, x, y)
+    }
+
     /// Number of distinct clocks (events and points, atomic blocks collapsed).
     pub fn num_clocks(&self) -> usize {
         self.clock_events.len()
@@ -422,6 +440,21 @@ impl ScheduleEncoding {
             }
             Search::NoSchedule | Search::OutOfBudget => None,
         }
+    }
+
+    /// The executed events in the order of the clock sequence `seq` (every clock once), if that
+    /// order is a valid schedule of the full valuation `phi_value`: program order, atomic
+    /// blocks, and every read seeing the write it is linked to. `Err` says what is violated.
+    pub fn validated_order(
+        &self,
+        eq: &Equation,
+        phi_value: impl Fn(Lit) -> bool,
+        seq: &[u32],
+    ) -> Result<Vec<Event>, String> {
+        let truth = |l: Lit| l == eq.true_lit || (l != !eq.true_lit && phi_value(l));
+        let problem = self.problem(eq, &truth);
+        validate(&problem, seq)?;
+        Ok(self.events_of(&problem, seq))
     }
 
     /// The scheduling problem of one execution: executed events, active edges, read-from.

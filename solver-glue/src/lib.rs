@@ -23,6 +23,9 @@ pub mod backends;
 pub mod card;
 pub mod dimacs;
 pub mod generate;
+pub mod propagator;
+
+pub use propagator::{Propagation, Propagator, PropagatorUnsupported};
 
 use std::fmt;
 use std::ops::Not;
@@ -149,10 +152,14 @@ pub struct Stats {
     pub clauses: u64,
     /// Conflicts over all solves; `None` when the back end does not expose a count (varisat).
     pub conflicts: Option<u64>,
+    /// Decisions over all solves; `None` when the back end does not expose a count.
+    pub decisions: Option<u64>,
     /// Solve calls.
     pub solves: u64,
-    /// Wall-clock time spent in solve calls.
+    /// Wall-clock time spent in solve calls (including [`Stats::theory_time`]).
     pub solve_time: Duration,
+    /// Wall-clock time spent inside a connected [`Propagator`] during solves.
+    pub theory_time: Duration,
 }
 
 /// An incremental SAT solver.
@@ -184,6 +191,19 @@ pub trait SatSolver {
     fn set_budget(&mut self, budget: Budget) -> Result<(), UnsupportedBudget>;
     /// Counters over the solver's life.
     fn stats(&self) -> Stats;
+    /// Runs `propagator` inside every following search (it observes its variables from now on).
+    /// Back ends without that ability refuse.
+    fn connect_propagator(
+        &mut self,
+        propagator: Box<dyn Propagator>,
+    ) -> Result<(), PropagatorUnsupported> {
+        drop(propagator);
+        Err(PropagatorUnsupported(self.name()))
+    }
+    /// The connected propagator, to read its results between solves.
+    fn propagator(&mut self) -> Option<&mut dyn Propagator> {
+        None
+    }
 }
 
 /// Something clauses can be added to: a solver, or a plain [`dimacs::Cnf`] being built.

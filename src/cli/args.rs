@@ -33,8 +33,12 @@ pub enum Command {
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum EngineName {
-    /// Scheduling-constraint based abstraction refinement (the default).
+    /// φ0 without the scheduling constraint, with ordering consistency checked inside the SAT
+    /// search (the default).
     Yogar,
+    /// Scheduling-constraint based abstraction refinement: solve φ0, refute each model's event
+    /// order graph from outside, repeat (the paper's loop).
+    Cegar,
     /// One solve of the full encoding with the scheduling constraint (CBMC-style baseline).
     Monolithic,
 }
@@ -79,7 +83,8 @@ pub struct VerifyArgs {
     /// Also build the monolithic scheduling constraint to report its size (with --stats).
     #[arg(long)]
     pub compare_size: bool,
-    /// Write the event order graph of the last counterexample refuted by a cycle (Graphviz).
+    /// Write the event order graph of the last counterexample refuted by a cycle (Graphviz;
+    /// `--engine cegar` only: the default engine refutes partial assignments inside the search).
     #[arg(long, value_name = "FILE")]
     pub dot: Option<PathBuf>,
     /// Print statistics (formula size, refinements, time split).

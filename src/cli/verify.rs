@@ -180,7 +180,8 @@ fn deepen(
         }
         let outcome = std::panic::catch_unwind(|| match args.engine {
             EngineName::Monolithic => engine::monolithic::verify(prog, &opts),
-            EngineName::Yogar => engine::cegar::verify(prog, &opts),
+            EngineName::Yogar => engine::yogar::verify(prog, &opts),
+            EngineName::Cegar => engine::cegar::verify(prog, &opts),
         });
         let outcome = match outcome {
             Ok(o) => o,
@@ -380,12 +381,24 @@ fn stat_lines(s: &engine::EngineStats) -> Vec<(&'static str, Value)> {
     }
     v.extend([
         ("solves", s.solves.into()),
+        ("sat conflicts", s.conflicts.into()),
+        ("sat decisions", s.decisions.into()),
         ("refinements", s.refinements.into()),
         ("refinements by graph", s.graph_refinements.into()),
         ("exact checks", s.exact_checks.into()),
         ("refinements by exact check", s.exact_refinements.into()),
         ("refinement clauses", s.refinement_clauses.into()),
+        ("coherence variables", s.coherence_vars.into()),
+        ("theory conflicts", s.theory_conflicts.into()),
+        ("theory propagations", s.theory_propagations.into()),
+        ("theory edges", s.theory_edges.into()),
     ]);
+    if s.theory_conflicts > 0 {
+        v.push((
+            "theory explanation length",
+            secs(s.theory_conflict_literals as f64 / s.theory_conflicts as f64),
+        ));
+    }
     if s.refinement_clauses > 0 {
         v.push((
             "refinement clauses per round",
@@ -400,6 +413,7 @@ fn stat_lines(s: &engine::EngineStats) -> Vec<(&'static str, Value)> {
         ("graph time", secs(s.graph_time.as_secs_f64())),
         ("exact check time", secs(s.exact_time.as_secs_f64())),
         ("sat time", secs(s.sat_time.as_secs_f64())),
+        ("theory time", secs(s.theory_time.as_secs_f64())),
         ("total time", secs(s.total_time.as_secs_f64())),
     ]);
     v

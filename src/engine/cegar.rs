@@ -102,13 +102,7 @@ fn decide(
     let checks = Checks::new(out, enc);
     stats.phi0_clauses = enc.counters().clauses;
     if opts.compare_size {
-        let mut null = super::null_solver::NullSolver::default();
-        let mut xi_enc = Encoder::new(&mut null);
-        if let Ok(xi) =
-            ScheduleEncoding::encode(eq, &po, &links, &mut xi_enc, LiteralMode::Separate)
-        {
-            stats.monolithic_xi_clauses = Some(xi.size().clauses);
-        }
+        stats.monolithic_xi_clauses = xi_size(eq, &po, &links);
     }
     let mut ctx = Loop {
         opts,
@@ -154,6 +148,15 @@ fn decide(
             complete: opts.symex.unwinding_assertions,
         },
     }
+}
+
+/// Clauses the monolithic engine's ξ would have (built on a solver that keeps nothing).
+pub(crate) fn xi_size(eq: &Equation, po: &ProgramOrder, links: &LinkTable) -> Option<u64> {
+    let mut null = super::null_solver::NullSolver::default();
+    let mut xi_enc = Encoder::new(&mut null);
+    ScheduleEncoding::encode(eq, po, links, &mut xi_enc, LiteralMode::Separate)
+        .ok()
+        .map(|xi| xi.size().clauses)
 }
 
 struct Loop<'a> {

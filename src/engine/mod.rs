@@ -1,13 +1,16 @@
 //! Verification engines over the symbolic execution's equation, and what they answer.
 //!
-//! `monolithic` adds the exact scheduling constraint ξ and solves once (the CBMC-style
-//! baseline). Both engines share [`Outcome`], [`EngineOptions`] and the trace builder.
+//! `yogar` (the default) checks ordering consistency inside the SAT search; `cegar` refines the
+//! abstraction from outside, one counterexample at a time (the paper's loop); `monolithic` adds
+//! the exact scheduling constraint ξ and solves once (the CBMC-style baseline). The engines
+//! share [`Outcome`], [`EngineOptions`] and the trace builder.
 
 pub mod cegar;
 pub mod eog;
 pub mod monolithic;
 pub mod null_solver;
 pub mod trace;
+pub mod yogar;
 
 use std::time::{Duration, Instant};
 
@@ -73,6 +76,9 @@ pub struct EngineStats {
     pub zeta_clauses: u64,
     pub xi_clauses: u64,
     pub solves: u64,
+    /// Conflicts of the SAT solver (including the theory's), when the back end counts them.
+    pub conflicts: Option<u64>,
+    pub decisions: Option<u64>,
     /// Refinement rounds, and how they were decided.
     pub refinements: u64,
     pub graph_refinements: u64,
@@ -89,7 +95,15 @@ pub struct EngineStats {
     pub monolithic_xi_clauses: Option<u64>,
     /// Graphviz text of the last event order graph refuted by a cycle (with `keep_eog`).
     pub last_refuted_eog: Option<String>,
+    /// Coherence variables and the ordering theory's work (Yogar engine).
+    pub coherence_vars: u64,
+    pub theory_conflicts: u64,
+    pub theory_conflict_literals: u64,
+    pub theory_propagations: u64,
+    pub theory_edges: u64,
+    /// Solver time (including the theory's), and the part spent in the theory.
     pub sat_time: Duration,
+    pub theory_time: Duration,
     pub total_time: Duration,
 }
 
@@ -224,7 +238,10 @@ pub(crate) fn with_equation(
         stats.vars = s.vars;
         stats.clauses = s.clauses;
         stats.solves = s.solves;
+        stats.conflicts = s.conflicts;
+        stats.decisions = s.decisions;
         stats.sat_time = s.solve_time;
+        stats.theory_time = s.theory_time;
         stats.total_time = start.elapsed();
         return Outcome { verdict, stats };
     }

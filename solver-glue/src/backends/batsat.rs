@@ -11,8 +11,12 @@ use std::time::Instant;
 
 use batsat::{lbool, Callbacks, ClauseKind, SolverInterface, SolverOpts};
 
+use super::batsat_theory::{Adapter, AdapterState};
 use super::{deadline, Tally, CLOCK_STRIDE};
-use crate::{Budget, Lit, SatSolver, SolveResult, Stats, UnsupportedBudget, Var};
+use crate::{
+    Budget, Lit, Propagator, PropagatorUnsupported, SatSolver, SolveResult, Stats,
+    UnsupportedBudget, Var,
+};
 
 /// The limits of the running solve, checked from inside batsat's search loop.
 #[derive(Default)]
@@ -68,6 +72,9 @@ pub struct BatsatSolver {
     assumptions: Vec<batsat::Lit>,
     core: Vec<Lit>,
     scratch: Vec<batsat::Lit>,
+    /// The theory run inside every search, once connected.
+    propagator: Option<Box<dyn Propagator>>,
+    adapter: AdapterState,
 }
 
 impl Default for BatsatSolver {
@@ -87,6 +94,8 @@ impl BatsatSolver {
             assumptions: Vec::new(),
             core: Vec::new(),
             scratch: Vec::new(),
+            propagator: None,
+            adapter: AdapterState::default(),
         }
     }
 
@@ -146,7 +155,16 @@ impl SatSolver for BatsatSolver {
         limits.conflicts_left = self.budget.conflicts;
         limits.ticks.set(0);
         limits.tripped.set(false);
-        let answer = self.solver.solve_limited(&self.assumptions);
+        let answer = match &mut self.propagator {
+            Some(p) => {
+                let mut theory = Adapter {
+                    propagator: &mut **p,
+                    state: &mut self.adapter,
+                };
+                self.solver.solve_limited_th(&mut theory, &self.assumptions)
+            }
+            None => self.solver.solve_limited(&self.assumptions),
+        };
         let result = if answer == lbool::TRUE {
             SolveResult::Sat
         } else if answer == lbool::FALSE {
@@ -200,6 +218,27 @@ impl SatSolver for BatsatSolver {
     }
 
     fn stats(&self) -> Stats {
-        self.tally.stats(Some(self.solver.num_conflicts()))
+        let mut stats = self.tally.stats(Some(self.solver.num_conflicts()));
+        stats.theory_time = self.adapter.time;
+        stats.decisions = Some(self.solver.num_decisions());
+        stats
+    }
+
+    fn connect_propagator(
+        &mut self,
+        propagator: Box<dyn Propagator>,
+    ) -> Result<(), PropagatorUnsupported> {
+        for var in propagator.observed() {
+            self.solver.var_of_int(var.index() as u32);
+            self.tally.see(&[var.pos()]);
+            self.adapter.observe(var.index());
+        }
+        self.propagator = Some(propagator);
+        self.last = None;
+        Ok(())
+    }
+
+    fn propagator(&mut self) -> Option<&mut dyn Propagator> {
+        self.propagator.as_deref_mut()
     }
 }

@@ -1,7 +1,9 @@
 //! The back ends behind [`crate::SatSolver`], one module each, and the bookkeeping they share.
 
 pub mod batsat;
+mod batsat_theory;
 pub mod cadical;
+mod cadical_theory;
 pub mod varisat;
 
 use std::time::{Duration, Instant};
@@ -15,6 +17,7 @@ pub(crate) struct Tally {
     pub clauses: u64,
     pub solves: u64,
     pub solve_time: Duration,
+    pub theory_time: Duration,
 }
 
 impl Tally {
@@ -35,8 +38,10 @@ impl Tally {
             vars: u64::from(self.num_vars),
             clauses: self.clauses,
             conflicts,
+            decisions: None,
             solves: self.solves,
             solve_time: self.solve_time,
+            theory_time: self.theory_time,
         }
     }
 }

@@ -1,0 +1,154 @@
+//! The Yogar engine: the abstraction φ0 = φ_init ∧ ρ ∧ ζ ∧ φ_err without the scheduling
+//! constraint, with the event order graph checked *inside* the SAT search.
+//!
+//! Instead of solving φ0, building the graph of the model and refining from outside (the
+//! paper's loop, kept as `--engine cegar`), the solver runs the ordering theory
+//! ([`encoder::OrderTheory`]) as a propagator: the graph grows as guard, link and coherence
+//! literals are assigned and shrinks on backtracking, and a cycle on a partial assignment is a
+//! conflict whose clause names the literals on the cycle. With the coherence literals the
+//! theory's check of a full assignment is exact, so a model is a real execution: its schedule
+//! is read off the graph's topological order and validated against the model (the exact check
+//! on the full assignment) before the answer is FALSE. TRUE means φ0 and the theory have no
+//! common model, and every theory clause holds in every execution.
+
+use encoder::{
+    encode_links, Coherence, Encoder, LiteralMode, OrderTheory, ProgramOrder, ScheduleEncoding,
+};
+use solver_glue::{make_solver, Lit, SolveResult};
+
+use super::{
+    check_reason, solve, Checks, Deadline, EngineOptions, EngineStats, Outcome, Trace, Verdict,
+};
+use crate::ir::Program;
+use crate::symex::{self, CheckKind, SymexOutput};
+
+pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
+    super::with_equation(prog, opts, |out, knowledge, enc, deadline, stats| {
+        let verdict = decide(prog, opts, out, enc, deadline, stats);
+        if opts.check_refinements {
+            let recorded = connected(enc).map(|t| t.recorded().to_vec());
+            if let Some(clauses) = recorded {
+                if let Err(why) = check_clauses(prog, opts, knowledge, &clauses) {
+                    return Verdict::Unknown(format!("internal error: {why}"));
+                }
+            }
+        }
+        verdict
+    })
+}
+
+/// The theory connected to `enc`'s solver.
+fn connected<'a>(enc: &'a mut Encoder) -> Option<&'a mut OrderTheory> {
+    enc.solver()
+        .propagator()
+        .and_then(|p| p.as_any_mut().downcast_mut::<OrderTheory>())
+}
+
+fn decide(
+    prog: &Program,
+    opts: &EngineOptions,
+    out: &SymexOutput,
+    enc: &mut Encoder,
+    deadline: &Deadline,
+    stats: &mut EngineStats,
+) -> Verdict {
+    let eq = &out.equation;
+    let (po, links) = match super::order_and_links(out, enc, stats) {
+        Ok(x) => x,
+        Err(why) => return Verdict::Unknown(why),
+    };
+    let coherence = Coherence::encode(eq, &po, enc);
+    if opts.compare_size {
+        stats.monolithic_xi_clauses = super::cegar::xi_size(eq, &po, &links);
+    }
+    let theory = match OrderTheory::new(eq, &po, &links, &coherence, opts.check_refinements) {
+        Ok(t) => t,
+        Err(e) => return Verdict::Unknown(format!("unsupported: {e}")),
+    };
+    let checks = Checks::new(out, enc);
+    stats.phi0_clauses = enc.counters().clauses;
+    if let Err(e) = enc.solver().connect_propagator(Box::new(theory)) {
+        return Verdict::Unknown(format!("unsupported: {e} (use --engine cegar)"));
+    }
+
+    let verdict = match solve(enc, &[checks.err, !checks.unsupported], deadline) {
+        SolveResult::Sat => {
+            let failed = out
+                .property_checks()
+                .find(|c| enc.value(c.lit))
+                .expect("a property literal holds in the model")
+                .clone();
+            let model: Vec<bool> = (1..=enc.solver_ref().num_vars())
+                .map(|v| enc.value(Lit::from_dimacs(v as i32)))
+                .collect();
+            let value = |l: Lit| model[l.var().index()] == l.is_positive();
+            let schedule = connected(enc)
+                .expect("the theory is connected")
+                .schedule(eq, value);
+            match schedule {
+                Ok(order) => Verdict::False {
+                    trace: Trace::build(prog, out, enc, &order, &failed),
+                },
+                Err(why) => Verdict::Unknown(format!(
+                    "internal error: the theory's schedule is not valid: {why}"
+                )),
+            }
+        }
+        SolveResult::Interrupted => Verdict::Unknown("timeout".into()),
+        SolveResult::Unsat => match solve(enc, &[checks.other], deadline) {
+            SolveResult::Sat => {
+                let c = out
+                    .checks
+                    .iter()
+                    .find(|c| !matches!(c.kind, CheckKind::Property(_)) && enc.value(c.lit))
+                    .expect("a check literal holds in the model");
+                Verdict::Unknown(check_reason(prog, &c.kind, c.loc))
+            }
+            SolveResult::Interrupted => Verdict::Unknown("timeout".into()),
+            SolveResult::Unsat => Verdict::True {
+                complete: opts.symex.unwinding_assertions,
+            },
+        },
+    };
+    if let Some(t) = connected(enc) {
+        let s = t.stats();
+        stats.theory_conflicts = s.conflicts;
+        stats.theory_conflict_literals = s.conflict_literals;
+        stats.theory_propagations = s.propagations;
+        stats.theory_edges = s.edges;
+        stats.coherence_vars = s.coherence_vars;
+    }
+    verdict
+}
+
+/// Checks that every theory conflict clause holds in every feasible execution: the exact
+/// encoding φ ∧ ζ ∧ ξ, with the coherence literals tied to ξ's clocks, has no model in which
+/// all the negated literals of a clause hold. Symbolic execution runs again (deterministically,
+/// so literals are the same). The check is many cheap solves of one formula under assumptions,
+/// which batsat does fastest whatever back end the engine ran on.
+fn check_clauses(
+    prog: &Program,
+    opts: &EngineOptions,
+    knowledge: &symex::Knowledge,
+    clauses: &[Vec<Lit>],
+) -> Result<(), String> {
+    let mut solver = make_solver("batsat").map_err(|e| e.to_string())?;
+    let mut enc = Encoder::new(&mut *solver);
+    let out = symex::run(prog, &opts.symex, &mut enc, knowledge).map_err(|e| e.to_string())?;
+    let eq = &out.equation;
+    let po = ProgramOrder::unconditional(eq).map_err(|e| e.to_string())?;
+    let links = encode_links(eq, &po, &mut enc).map_err(|e| e.to_string())?;
+    let coherence = Coherence::encode(eq, &po, &mut enc);
+    let xi = ScheduleEncoding::encode(eq, &po, &links, &mut enc, LiteralMode::Shared)
+        .map_err(|e| e.to_string())?;
+    coherence.define_on_schedule(eq, &po, &xi, &mut enc);
+    for c in clauses {
+        let negated: Vec<Lit> = c.iter().map(|&l| !l).collect();
+        if enc.solver().solve(&negated) != SolveResult::Unsat {
+            return Err(format!(
+                "theory clause {c:?} is not implied by the exact encoding"
+            ));
+        }
+    }
+    Ok(())
+}
