@@ -10,14 +10,14 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use super::memlimit::{self, Role};
-use super::parse::{ir_model, print_warnings};
+use super::parse::print_warnings;
 use super::witness_out;
 use super::{DataModel, EngineName, Unwind, VerifyArgs};
 use crate::engine::{self, EngineOptions, Outcome, Verdict};
 use crate::exit;
 use crate::frontend;
 use crate::ir::Program;
-use crate::svcomp::{self, Property, Request};
+use crate::svcomp::{Property, Request};
 use crate::symex::SymexOptions;
 use crate::witness::WitnessMeta;
 
@@ -81,28 +81,24 @@ pub fn run(args: &VerifyArgs) -> u8 {
     // The user's flag wins, then the task's data model; LP64 for a plain program.
     let data_model = args
         .explicit_data_model()
-        .or(request.data_model.map(|m| match m {
-            svcomp::DataModel::Ilp32 => DataModel::Ilp32,
-            svcomp::DataModel::Lp64 => DataModel::Lp64,
-        }))
+        .or(request.data_model)
         .unwrap_or(DataModel::Lp64);
     let started = Instant::now();
     let program = request.program.clone();
-    let prog =
-        match std::panic::catch_unwind(|| frontend::load_file(&program, ir_model(data_model))) {
-            Ok(Ok(p)) => p,
-            Ok(Err(e)) => {
-                if e.is_unsupported() {
-                    return early_unknown(args, &e.to_string());
-                }
-                eprintln!("yogar: {e}");
-                return e.exit_code();
+    let prog = match std::panic::catch_unwind(|| frontend::load_file(&program, data_model)) {
+        Ok(Ok(p)) => p,
+        Ok(Err(e)) => {
+            if e.is_unsupported() {
+                return early_unknown(args, &e.to_string());
             }
-            Err(_) => {
-                eprintln!("yogar: internal error while reading {}", program.display());
-                return exit::INTERNAL;
-            }
-        };
+            eprintln!("yogar: {e}");
+            return e.exit_code();
+        }
+        Err(_) => {
+            eprintln!("yogar: internal error while reading {}", program.display());
+            return exit::INTERNAL;
+        }
+    };
     print_warnings(&prog);
     let base = EngineOptions {
         symex: SymexOptions {
@@ -283,10 +279,7 @@ impl Report<'_> {
             .witness
             .clone()
             .unwrap_or_else(|| PathBuf::from("witness.graphml"));
-        let model = match self.data_model {
-            DataModel::Ilp32 => svcomp::DataModel::Ilp32,
-            DataModel::Lp64 => svcomp::DataModel::Lp64,
-        };
+        let model = self.data_model;
         let meta = || WitnessMeta::new(self.program, self.spec, model);
         let written = match &self.outcome.verdict {
             Verdict::False { trace } => meta()
