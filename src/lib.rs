@@ -3,7 +3,6 @@
 //! Data flows one way: `frontend` → `ir` → `symex` → `encoder` (crate) → `solver_glue` (crate)
 //! → `engine`. The `cli` module is the thin layer the binary calls.
 
-pub mod bench;
 pub mod cli;
 pub mod engine;
 pub mod exit;

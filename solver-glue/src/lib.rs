@@ -16,13 +16,11 @@
 //!   needs, unlike bindings generated with bindgen, which need libclang). Strongest on hard
 //!   structured instances.
 //!
-//! [`dimacs`] reads and writes DIMACS CNF, [`card`] encodes at-most-one / exactly-one, and
-//! [`generate`] makes the seeded formulas shared by the tests and `yogar-bench`.
+//! [`dimacs`] reads and writes DIMACS CNF. The seeded formulas of the tests and the bench come
+//! from the `cnf-gen` crate beside this one, which the product does not depend on.
 
 pub mod backends;
-pub mod card;
 pub mod dimacs;
-pub mod generate;
 
 use std::fmt;
 use std::ops::Not;
@@ -187,7 +185,7 @@ pub trait SatSolver {
 }
 
 /// Something clauses can be added to: a solver, or a plain [`dimacs::Cnf`] being built.
-/// The encodings in [`card`] are written against it so they serve both.
+/// Formula generators (the `cnf-gen` crate) are written against it so they serve both.
 pub trait ClauseSink {
     /// A fresh variable.
     fn new_var(&mut self) -> Var;
