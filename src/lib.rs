@@ -11,4 +11,5 @@ pub mod frontend;
 pub mod ir;
 pub mod svcomp;
 pub mod symex;
+pub mod verdict;
 pub mod witness;

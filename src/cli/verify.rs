@@ -13,7 +13,7 @@ use super::memlimit::{self, Role};
 use super::parse::print_warnings;
 use super::witness_out;
 use super::{DataModel, EngineName, Unwind, VerifyArgs};
-use crate::engine::{self, EngineOptions, Outcome, Verdict};
+use crate::engine::{self, EngineOptions, Outcome, UnknownReason, Verdict};
 use crate::exit;
 use crate::frontend;
 use crate::ir::Program;
@@ -76,7 +76,7 @@ pub fn run(args: &VerifyArgs) -> u8 {
         }
     };
     if request.property != Property::UnreachCall {
-        return early_unknown(args, "unsupported property");
+        return early_unknown(args, &UnknownReason::UnsupportedProperty);
     }
     // The user's flag wins, then the task's data model; LP64 for a plain program.
     let data_model = args
@@ -89,7 +89,7 @@ pub fn run(args: &VerifyArgs) -> u8 {
         Ok(Ok(p)) => p,
         Ok(Err(e)) => {
             if e.is_unsupported() {
-                return early_unknown(args, &e.to_string());
+                return early_unknown(args, &UnknownReason::Frontend(e));
             }
             eprintln!("yogar: {e}");
             return e.exit_code();
@@ -132,15 +132,15 @@ pub fn run(args: &VerifyArgs) -> u8 {
 }
 
 /// An UNKNOWN decided before any engine ran (with its JSON object under `--json`).
-fn early_unknown(args: &VerifyArgs, reason: &str) -> u8 {
+fn early_unknown(args: &VerifyArgs, reason: &UnknownReason) -> u8 {
     if args.json {
         println!(
             "{}",
-            json!({"verdict": "UNKNOWN", "reason": reason, "unwind_bound": null,
+            json!({"verdict": "UNKNOWN", "reason": reason.to_string(), "unwind_bound": null,
                    "statistics": {}, "trace": null})
         );
     }
-    println!("UNKNOWN ({reason})");
+    println!("{}", Verdict::Unknown(reason.clone()));
     exit::UNKNOWN
 }
 
@@ -166,7 +166,7 @@ fn deepen(
             if left.is_zero() {
                 return Ok((
                     bound,
-                    Outcome::unknown("timeout".into(), Default::default()),
+                    Outcome::unknown(UnknownReason::Timeout, Default::default()),
                 ));
             }
             opts.timeout = Some(left);
@@ -185,8 +185,10 @@ fn deepen(
                 return Err(exit::INTERNAL);
             }
         };
-        let deeper = matches!(&outcome.verdict,
-            Verdict::Unknown(r) if r.starts_with("unwind bound too small"));
+        let deeper = matches!(
+            &outcome.verdict,
+            Verdict::Unknown(UnknownReason::BoundTooSmall { .. })
+        );
         if unwind != Unwind::Auto || !deeper || bound >= MAX_AUTO_UNWIND {
             return Ok((bound, outcome));
         }
@@ -261,11 +263,11 @@ impl Report<'_> {
                 exit::TRUE
             }
             Verdict::False { .. } => {
-                println!("FALSE(unreach-call)");
+                println!("{}", self.outcome.verdict);
                 exit::FALSE
             }
-            Verdict::Unknown(reason) => {
-                println!("UNKNOWN ({reason})");
+            Verdict::Unknown(_) => {
+                println!("{}", self.outcome.verdict);
                 exit::UNKNOWN
             }
         }
@@ -302,7 +304,7 @@ impl Report<'_> {
                 (!complete).then(|| "within the unwind bound".to_string()),
             ),
             Verdict::False { .. } => ("FALSE(unreach-call)", None),
-            Verdict::Unknown(r) => ("UNKNOWN", Some(r.clone())),
+            Verdict::Unknown(r) => ("UNKNOWN", Some(r.to_string())),
         };
         let stats: serde_json::Map<String, Value> = stat_lines(&self.outcome.stats)
             .into_iter()

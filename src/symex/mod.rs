@@ -159,6 +159,15 @@ impl std::fmt::Display for SymexError {
 
 impl std::error::Error for SymexError {}
 
+impl From<SymexError> for crate::verdict::UnknownReason {
+    fn from(e: SymexError) -> Self {
+        match e {
+            SymexError::Unsupported(what) => crate::verdict::UnknownReason::unsupported(what),
+            SymexError::Timeout => crate::verdict::UnknownReason::Timeout,
+        }
+    }
+}
+
 pub(crate) fn unsupported<T>(msg: impl Into<String>) -> Result<T, SymexError> {
     Err(SymexError::Unsupported(msg.into()))
 }
