@@ -25,7 +25,7 @@ fmt:
 # Fails when the engines give TRUE and FALSE on the same task.
 ARGS ?=
 bench: build
-	$(CARGO) run --release --bin yogar-bench -- $(ARGS)
+	$(CARGO) run --release -p yogar-bench -- $(ARGS)
 
 # A verdict (TRUE 0, FALSE 10) is success here; anything else fails.
 run: build

@@ -3,7 +3,6 @@
 //! Data flows one way: `frontend` → `ir` → `symex` → `encoder` (crate) → `solver_glue` (crate)
 //! → `engine`. The `cli` module is the thin layer the binary calls.
 
-pub mod bench;
 pub mod cli;
 pub mod engine;
 pub mod exit;
@@ -12,4 +11,5 @@ pub mod frontend;
 pub mod ir;
 pub mod svcomp;
 pub mod symex;
+pub mod verdict;
 pub mod witness;

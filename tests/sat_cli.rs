@@ -5,8 +5,8 @@ use std::process::{Command, Output};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
+use cnf_gen::{pigeonhole, random_ksat};
 use solver_glue::dimacs::Cnf;
-use solver_glue::generate::{pigeonhole, random_ksat};
 use solver_glue::solver_names;
 
 /// A file in a fresh directory under the system temp dir, removed when dropped.

@@ -45,8 +45,8 @@ impl fmt::Display for Counters {
     }
 }
 
-/// Builds circuits on one solver. Bit-vector operations live in `bitvec.rs`, arrays in
-/// `arrays.rs`; both are methods of this type.
+/// Builds circuits on one solver. Bit-vector operations live in `bitvec.rs`, as methods of
+/// this type.
 pub struct Encoder<'s> {
     solver: &'s mut dyn SatSolver,
     true_lit: Lit,

@@ -1,7 +1,7 @@
 //! The SSA equation of a bounded concurrent program and its bit-precise CNF encoding.
 //!
 //! Knows nothing of C: symex builds an [`Equation`] of threads and guarded shared-memory events
-//! and encodes its data flow with the circuits of [`Encoder`] (`gates`, `bitvec`, `arrays`);
+//! and encodes its data flow with the circuits of [`Encoder`] (`gates`, `bitvec`);
 //! this crate then adds ζ ([`encode_links`]: each read takes one write) and, for the monolithic
 //! engine or the exact check, ξ ([`ScheduleEncoding`]: a total order exists), all as clauses on
 //! a [`solver_glue::SatSolver`].
@@ -27,7 +27,6 @@
 //! }
 //! ```
 
-pub mod arrays;
 pub mod bitvec;
 pub mod equation;
 pub mod gates;

@@ -12,17 +12,18 @@
 //!   `make bench` (see [`DEFAULT_SOLVER`]).
 //! - `varisat`: a pure-Rust CDCL solver; cannot be interrupted from inside, so it runs on a
 //!   worker thread (see [`backends::varisat`] for exactly what its budget guarantees).
-//! - `cadical`: CaDiCaL, built from C++ source by the `cadical` crate (a C++ compiler is all it
-//!   needs, unlike bindings generated with bindgen, which need libclang). Strongest on hard
-//!   structured instances.
+//! - `cadical`: CaDiCaL 2.1, built from C++ source by the `cadical-sys` crate (a C++ compiler is
+//!   all it needs, unlike bindings generated with bindgen, which need libclang). Strongest on
+//!   hard structured instances.
 //!
-//! [`dimacs`] reads and writes DIMACS CNF, [`card`] encodes at-most-one / exactly-one, and
-//! [`generate`] makes the seeded formulas shared by the tests and `yogar-bench`.
+//! [`Propagator`] is the interface for a theory that takes part in the search (batsat runs it
+//! as its `Theory`, CaDiCaL as an IPASIR-UP external propagator).
+//!
+//! [`dimacs`] reads and writes DIMACS CNF. The seeded formulas of the tests and the bench come
+//! from the `cnf-gen` crate beside this one, which the product does not depend on.
 
 pub mod backends;
-pub mod card;
 pub mod dimacs;
-pub mod generate;
 pub mod propagator;
 
 pub use propagator::{Propagation, Propagator, PropagatorUnsupported};
@@ -207,7 +208,7 @@ pub trait SatSolver {
 }
 
 /// Something clauses can be added to: a solver, or a plain [`dimacs::Cnf`] being built.
-/// The encodings in [`card`] are written against it so they serve both.
+/// Formula generators (the `cnf-gen` crate) are written against it so they serve both.
 pub trait ClauseSink {
     /// A fresh variable.
     fn new_var(&mut self) -> Var;

@@ -3,8 +3,8 @@
 
 mod common;
 
+use cnf_gen::{incremental_script, random_ksat, Rng, ScriptShape};
 use common::{all_solvers, brute_force, check_core, check_model};
-use solver_glue::generate::{incremental_script, random_ksat, Rng, ScriptShape};
 use solver_glue::{Lit, SolveResult, Var};
 
 #[test]
@@ -176,31 +176,6 @@ fn factory() {
     }
     let err = make_solver("minisat").err().expect("unknown name");
     assert!(err.to_string().contains("minisat"));
-}
-
-#[test]
-fn exactly_one_has_one_model_per_literal_on_every_back_end() {
-    use solver_glue::card::exactly_one;
-    for n in [1usize, 4, 7, 12] {
-        for mut solver in all_solvers() {
-            let lits: Vec<Lit> = (0..n).map(|_| solver.new_var().pos()).collect();
-            exactly_one(&mut *solver, &lits);
-            // Enumerate the models projected on `lits`, blocking each one found.
-            let mut models = 0;
-            while solver.solve(&[]) == SolveResult::Sat {
-                let true_lits: Vec<Lit> = lits
-                    .iter()
-                    .copied()
-                    .filter(|&l| solver.value(l) == Some(true))
-                    .collect();
-                assert_eq!(true_lits.len(), 1, "{}", solver.name());
-                models += 1;
-                assert!(models <= n, "{}", solver.name());
-                solver.add_clause(&[!true_lits[0]]);
-            }
-            assert_eq!(models, n, "{} n={n}", solver.name());
-        }
-    }
 }
 
 #[test]

@@ -7,8 +7,8 @@ mod common;
 
 use std::time::{Duration, Instant};
 
+use cnf_gen::pigeonhole;
 use common::all_solvers;
-use solver_glue::generate::pigeonhole;
 use solver_glue::{Budget, Lit, SatSolver, SolveResult, UnsupportedBudget};
 
 /// Pigeonhole 10→9 guarded by a selector (variable 91), so that the same solver can be asked

@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::ir::DataModel;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "yogar",
@@ -41,14 +43,6 @@ pub enum EngineName {
     Cegar,
     /// One solve of the full encoding with the scheduling constraint (CBMC-style baseline).
     Monolithic,
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum DataModel {
-    /// int, long, pointer: 32 bits (what SV-COMP tasks declare).
-    Ilp32,
-    /// long and pointer 64 bits (the default for plain .c, like CBMC).
-    Lp64,
 }
 
 #[derive(Args, Debug)]

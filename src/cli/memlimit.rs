@@ -117,7 +117,8 @@ fn supervise(mb: u64) -> u8 {
         // A verdict stands; an error caused by the limit (ENOMEM anywhere) is the limit's.
         Some(code) if verdict.contains(&code) || !alloc_failed => code as u8,
         _ if alloc_failed || killed_by_abort(&status) => {
-            println!("UNKNOWN (out of memory)");
+            let oom = crate::verdict::Verdict::Unknown(crate::verdict::UnknownReason::OutOfMemory);
+            println!("{oom}");
             exit::UNKNOWN
         }
         _ => {

@@ -13,11 +13,10 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-pub use args::{
-    Cli, Command, DataModel, EngineName, ParseArgs, ReplayArgs, SatArgs, Unwind, VerifyArgs,
-};
+pub use args::{Cli, Command, EngineName, ParseArgs, ReplayArgs, SatArgs, Unwind, VerifyArgs};
 
 use crate::exit;
+pub use crate::ir::DataModel;
 
 /// Entry point of the binary: parse arguments, run the subcommand, map the outcome to an exit
 /// code. Errors are printed as one line on stderr.

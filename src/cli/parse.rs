@@ -1,21 +1,13 @@
 //! `yogar parse FILE [--32|--64]`: lower the program and print a one-line summary.
 
-use super::{DataModel, ParseArgs};
+use super::ParseArgs;
 use crate::exit;
 use crate::frontend;
 use crate::ir;
 
-/// The IR data model of a command-line data model.
-pub fn ir_model(m: DataModel) -> ir::DataModel {
-    match m {
-        DataModel::Ilp32 => ir::DataModel::Ilp32,
-        DataModel::Lp64 => ir::DataModel::Lp64,
-    }
-}
-
 /// Loads the program, printing the error line on failure; `Err(exit code)` then.
 pub fn load(args: &ParseArgs) -> Result<ir::Program, u8> {
-    let model = ir_model(args.data_model());
+    let model = args.data_model();
     let r = std::panic::catch_unwind(|| frontend::load_file(&args.file, model));
     match r {
         Ok(Ok(p)) => match ir::validate::validate(&p) {

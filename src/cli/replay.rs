@@ -1,7 +1,6 @@
 //! `yogar replay FILE WITNESS [--32|--64]`: validate a violation witness by running the
 //! program concretely, guided by the witness, until a run reaches the violation.
 
-use super::parse::ir_model;
 use super::{DataModel, ReplayArgs};
 use crate::exit;
 use crate::explore::{parse_witness, replay, Limits, ReplayResult};
@@ -33,7 +32,7 @@ pub fn run(args: &ReplayArgs) -> u8 {
     } else {
         DataModel::Lp64
     };
-    let model = ir_model(data_model);
+    let model = data_model;
     let prog = match std::panic::catch_unwind(|| frontend::load_file(&args.file, model)) {
         Ok(Ok(p)) => p,
         Ok(Err(e)) => {

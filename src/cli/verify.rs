@@ -10,14 +10,14 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use super::memlimit::{self, Role};
-use super::parse::{ir_model, print_warnings};
+use super::parse::print_warnings;
 use super::witness_out;
 use super::{DataModel, EngineName, Unwind, VerifyArgs};
-use crate::engine::{self, EngineOptions, Outcome, Verdict};
+use crate::engine::{self, EngineOptions, Outcome, UnknownReason, Verdict};
 use crate::exit;
 use crate::frontend;
 use crate::ir::Program;
-use crate::svcomp::{self, Property, Request};
+use crate::svcomp::{Property, Request};
 use crate::symex::SymexOptions;
 use crate::witness::WitnessMeta;
 
@@ -76,33 +76,29 @@ pub fn run(args: &VerifyArgs) -> u8 {
         }
     };
     if request.property != Property::UnreachCall {
-        return early_unknown(args, "unsupported property");
+        return early_unknown(args, &UnknownReason::UnsupportedProperty);
     }
     // The user's flag wins, then the task's data model; LP64 for a plain program.
     let data_model = args
         .explicit_data_model()
-        .or(request.data_model.map(|m| match m {
-            svcomp::DataModel::Ilp32 => DataModel::Ilp32,
-            svcomp::DataModel::Lp64 => DataModel::Lp64,
-        }))
+        .or(request.data_model)
         .unwrap_or(DataModel::Lp64);
     let started = Instant::now();
     let program = request.program.clone();
-    let prog =
-        match std::panic::catch_unwind(|| frontend::load_file(&program, ir_model(data_model))) {
-            Ok(Ok(p)) => p,
-            Ok(Err(e)) => {
-                if e.is_unsupported() {
-                    return early_unknown(args, &e.to_string());
-                }
-                eprintln!("yogar: {e}");
-                return e.exit_code();
+    let prog = match std::panic::catch_unwind(|| frontend::load_file(&program, data_model)) {
+        Ok(Ok(p)) => p,
+        Ok(Err(e)) => {
+            if e.is_unsupported() {
+                return early_unknown(args, &UnknownReason::Frontend(e));
             }
-            Err(_) => {
-                eprintln!("yogar: internal error while reading {}", program.display());
-                return exit::INTERNAL;
-            }
-        };
+            eprintln!("yogar: {e}");
+            return e.exit_code();
+        }
+        Err(_) => {
+            eprintln!("yogar: internal error while reading {}", program.display());
+            return exit::INTERNAL;
+        }
+    };
     print_warnings(&prog);
     let base = EngineOptions {
         symex: SymexOptions {
@@ -136,15 +132,15 @@ pub fn run(args: &VerifyArgs) -> u8 {
 }
 
 /// An UNKNOWN decided before any engine ran (with its JSON object under `--json`).
-fn early_unknown(args: &VerifyArgs, reason: &str) -> u8 {
+fn early_unknown(args: &VerifyArgs, reason: &UnknownReason) -> u8 {
     if args.json {
         println!(
             "{}",
-            json!({"verdict": "UNKNOWN", "reason": reason, "unwind_bound": null,
+            json!({"verdict": "UNKNOWN", "reason": reason.to_string(), "unwind_bound": null,
                    "statistics": {}, "trace": null})
         );
     }
-    println!("UNKNOWN ({reason})");
+    println!("{}", Verdict::Unknown(reason.clone()));
     exit::UNKNOWN
 }
 
@@ -170,7 +166,7 @@ fn deepen(
             if left.is_zero() {
                 return Ok((
                     bound,
-                    Outcome::unknown("timeout".into(), Default::default()),
+                    Outcome::unknown(UnknownReason::Timeout, Default::default()),
                 ));
             }
             opts.timeout = Some(left);
@@ -190,8 +186,10 @@ fn deepen(
                 return Err(exit::INTERNAL);
             }
         };
-        let deeper = matches!(&outcome.verdict,
-            Verdict::Unknown(r) if r.starts_with("unwind bound too small"));
+        let deeper = matches!(
+            &outcome.verdict,
+            Verdict::Unknown(UnknownReason::BoundTooSmall { .. })
+        );
         if unwind != Unwind::Auto || !deeper || bound >= MAX_AUTO_UNWIND {
             return Ok((bound, outcome));
         }
@@ -266,11 +264,11 @@ impl Report<'_> {
                 exit::TRUE
             }
             Verdict::False { .. } => {
-                println!("FALSE(unreach-call)");
+                println!("{}", self.outcome.verdict);
                 exit::FALSE
             }
-            Verdict::Unknown(reason) => {
-                println!("UNKNOWN ({reason})");
+            Verdict::Unknown(_) => {
+                println!("{}", self.outcome.verdict);
                 exit::UNKNOWN
             }
         }
@@ -284,10 +282,7 @@ impl Report<'_> {
             .witness
             .clone()
             .unwrap_or_else(|| PathBuf::from("witness.graphml"));
-        let model = match self.data_model {
-            DataModel::Ilp32 => svcomp::DataModel::Ilp32,
-            DataModel::Lp64 => svcomp::DataModel::Lp64,
-        };
+        let model = self.data_model;
         let meta = || WitnessMeta::new(self.program, self.spec, model);
         let written = match &self.outcome.verdict {
             Verdict::False { trace } => meta()
@@ -310,7 +305,7 @@ impl Report<'_> {
                 (!complete).then(|| "within the unwind bound".to_string()),
             ),
             Verdict::False { .. } => ("FALSE(unreach-call)", None),
-            Verdict::Unknown(r) => ("UNKNOWN", Some(r.clone())),
+            Verdict::Unknown(r) => ("UNKNOWN", Some(r.to_string())),
         };
         let stats: serde_json::Map<String, Value> = stat_lines(&self.outcome.stats)
             .into_iter()

@@ -20,7 +20,8 @@ use solver_glue::{make_solver, Lit, SolveResult};
 
 use super::eog::{self, Access, ClosureLimits, ClosureResult, EogBuilder};
 use super::{
-    check_reason, solve, Checks, Deadline, EngineOptions, EngineStats, Outcome, Trace, Verdict,
+    check_reason, solve, Checks, Deadline, EngineOptions, EngineStats, Outcome, Trace,
+    UnknownReason, Verdict,
 };
 use crate::ir::Program;
 use crate::symex::{self, CheckKind, SymexOutput};
@@ -31,7 +32,7 @@ pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
         let verdict = decide(prog, opts, out, enc, deadline, stats, &mut recorded);
         if opts.check_refinements {
             if let Err(why) = check_clauses(prog, opts, knowledge, &recorded) {
-                return Verdict::Unknown(format!("internal error: {why}"));
+                return Verdict::Unknown(UnknownReason::Internal(why));
             }
         }
         verdict
@@ -127,8 +128,8 @@ fn decide(
             *recorded = ctx.recorded.take().unwrap_or_default();
             return Verdict::False { trace };
         }
-        Ending::Interrupted => return Verdict::Unknown("timeout".into()),
-        Ending::Internal(why) => return Verdict::Unknown(format!("internal error: {why}")),
+        Ending::Interrupted => return Verdict::Unknown(UnknownReason::Timeout),
+        Ending::Internal(why) => return Verdict::Unknown(UnknownReason::Internal(why)),
         Ending::Exhausted => {}
     }
     let second = ctx.run(enc, &[checks.other], |enc, _| {
@@ -142,8 +143,8 @@ fn decide(
     *recorded = ctx.recorded.take().unwrap_or_default();
     match second {
         Ending::Real(reason) => Verdict::Unknown(reason),
-        Ending::Interrupted => Verdict::Unknown("timeout".into()),
-        Ending::Internal(why) => Verdict::Unknown(format!("internal error: {why}")),
+        Ending::Interrupted => Verdict::Unknown(UnknownReason::Timeout),
+        Ending::Internal(why) => Verdict::Unknown(UnknownReason::Internal(why)),
         Ending::Exhausted => Verdict::True {
             complete: opts.symex.unwinding_assertions,
         },

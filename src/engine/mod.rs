@@ -53,17 +53,7 @@ impl EngineOptions {
     }
 }
 
-/// The answer.
-#[derive(Clone, Debug)]
-pub enum Verdict {
-    /// No reachable error within the bound. `complete` is false when unwinding assertions were
-    /// turned into assumptions (TRUE then holds only within the bound).
-    True { complete: bool },
-    /// An error is reachable: the property and an interleaving reaching it.
-    False { trace: Trace },
-    /// No verdict, and why.
-    Unknown(String),
-}
+pub use crate::verdict::{UnknownReason, Unwound, Verdict};
 
 /// Sizes and times an engine measured.
 #[derive(Clone, Debug, Default)]
@@ -114,7 +104,7 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    pub fn unknown(reason: String, stats: EngineStats) -> Outcome {
+    pub fn unknown(reason: UnknownReason, stats: EngineStats) -> Outcome {
         Outcome {
             verdict: Verdict::Unknown(reason),
             stats,
@@ -122,22 +112,34 @@ impl Outcome {
     }
 }
 
-/// The reason text of an UNKNOWN caused by a failing non-property check.
-pub fn check_reason(prog: &crate::ir::Program, kind: &CheckKind, loc: crate::ir::Loc) -> String {
+/// The reason of an UNKNOWN caused by a failing non-property check.
+pub fn check_reason(
+    prog: &crate::ir::Program,
+    kind: &CheckKind,
+    loc: crate::ir::Loc,
+) -> UnknownReason {
+    let at = prog.loc_str(loc);
     match kind {
-        CheckKind::Property(_) => "property".to_string(),
-        CheckKind::Unwind { func, lp } => format!(
-            "unwind bound too small: loop {}.{} at {}",
-            prog.funcs[*func].name,
-            lp.as_u32(),
-            prog.loc_str(loc)
-        ),
-        CheckKind::Recursion(f) => format!(
-            "unwind bound too small: recursion of {} at {}",
-            prog.funcs[*f].name,
-            prog.loc_str(loc)
-        ),
-        CheckKind::Unsupported(what) => format!("unsupported: {what} at {}", prog.loc_str(loc)),
+        CheckKind::Property(_) => {
+            UnknownReason::Internal(format!("a property check at {at} taken for another check"))
+        }
+        CheckKind::Unwind { func, lp } => UnknownReason::BoundTooSmall {
+            what: Unwound::Loop {
+                func: prog.funcs[*func].name.clone(),
+                index: lp.as_u32(),
+            },
+            at,
+        },
+        CheckKind::Recursion(f) => UnknownReason::BoundTooSmall {
+            what: Unwound::Recursion {
+                func: prog.funcs[*f].name.clone(),
+            },
+            at,
+        },
+        CheckKind::Unsupported(what) => UnknownReason::Unsupported {
+            what: what.clone(),
+            at: Some(at),
+        },
     }
 }
 
@@ -215,19 +217,19 @@ pub(crate) fn with_equation(
         let mut enc = encoder::Encoder::new(&mut null);
         match crate::symex::run(prog, &opts.symex, &mut enc, &Default::default()) {
             Ok(out) => out.knowledge,
-            Err(e) => return Outcome::unknown(e.to_string(), stats),
+            Err(e) => return Outcome::unknown(e.into(), stats),
         }
     };
     // Each run knows more objects and sharing than the one before, so this ends quickly.
     for _ in 0..MAX_RUNS {
         let mut solver = match solver_glue::make_solver(&opts.solver) {
             Ok(s) => s,
-            Err(e) => return Outcome::unknown(e.to_string(), stats),
+            Err(e) => return Outcome::unknown(UnknownReason::Internal(e.to_string()), stats),
         };
         let mut enc = encoder::Encoder::new(&mut *solver);
         let out = match crate::symex::run(prog, &opts.symex, &mut enc, &knowledge) {
             Ok(o) => o,
-            Err(e) => return Outcome::unknown(e.to_string(), stats),
+            Err(e) => return Outcome::unknown(e.into(), stats),
         };
         if out.rerun {
             knowledge = out.knowledge;
@@ -246,7 +248,7 @@ pub(crate) fn with_equation(
         return Outcome { verdict, stats };
     }
     Outcome::unknown(
-        "unsupported: pointers to objects made by threads executed later".into(),
+        UnknownReason::unsupported("pointers to objects made by threads executed later"),
         stats,
     )
 }
@@ -256,16 +258,16 @@ pub const MAX_RUNS: usize = 4;
 
 /// What both engines encode first: the unconditional program order and ζ (every read takes
 /// the value of one write of its location), with their sizes recorded in `stats`. `Err` is
-/// the verdict's reason when the encoder cannot order the equation: `unsupported: …`.
+/// the verdict's reason when the encoder cannot order the equation (unsupported).
 pub(crate) fn order_and_links(
     out: &crate::symex::SymexOutput,
     enc: &mut encoder::Encoder,
     stats: &mut EngineStats,
-) -> Result<(encoder::ProgramOrder, encoder::LinkTable), String> {
+) -> Result<(encoder::ProgramOrder, encoder::LinkTable), UnknownReason> {
     let eq = &out.equation;
     stats.events = eq.events.len();
     stats.threads = out.threads.len();
-    let unsupported = |e: &dyn std::fmt::Display| format!("unsupported: {e}");
+    let unsupported = |e: &dyn std::fmt::Display| UnknownReason::unsupported(e.to_string());
     let po = encoder::ProgramOrder::unconditional(eq).map_err(|e| unsupported(&e))?;
     let links = encoder::encode_links(eq, &po, enc).map_err(|e| unsupported(&e))?;
     stats.zeta_clauses = links.size().clauses;

@@ -9,7 +9,8 @@ use encoder::{Encoder, LiteralMode, ScheduleEncoding};
 use solver_glue::SolveResult;
 
 use super::{
-    check_reason, solve, Checks, Deadline, EngineOptions, EngineStats, Outcome, Trace, Verdict,
+    check_reason, solve, Checks, Deadline, EngineOptions, EngineStats, Outcome, Trace,
+    UnknownReason, Verdict,
 };
 use crate::ir::Program;
 use crate::symex::{CheckKind, SymexOutput};
@@ -35,7 +36,7 @@ fn decide(
     };
     let xi = match ScheduleEncoding::encode(eq, &po, &links, enc, LiteralMode::Shared) {
         Ok(x) => x,
-        Err(e) => return Verdict::Unknown(format!("unsupported: {e}")),
+        Err(e) => return Verdict::Unknown(UnknownReason::unsupported(e.to_string())),
     };
     stats.xi_clauses = xi.size().clauses;
 
@@ -51,7 +52,7 @@ fn decide(
             let trace = Trace::build(prog, out, enc, &order, &failed);
             return Verdict::False { trace };
         }
-        SolveResult::Interrupted => return Verdict::Unknown("timeout".into()),
+        SolveResult::Interrupted => return Verdict::Unknown(UnknownReason::Timeout),
         SolveResult::Unsat => {}
     }
     match solve(enc, &[checks.other], deadline) {
@@ -63,7 +64,7 @@ fn decide(
                 .expect("a check literal holds in the model");
             Verdict::Unknown(check_reason(prog, &c.kind, c.loc))
         }
-        SolveResult::Interrupted => Verdict::Unknown("timeout".into()),
+        SolveResult::Interrupted => Verdict::Unknown(UnknownReason::Timeout),
         SolveResult::Unsat => Verdict::True {
             complete: opts.symex.unwinding_assertions,
         },

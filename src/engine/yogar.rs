@@ -21,6 +21,7 @@ use super::{
 };
 use crate::ir::Program;
 use crate::symex::{self, CheckKind, SymexOutput};
+use crate::verdict::UnknownReason;
 
 pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
     super::with_equation(prog, opts, |out, knowledge, enc, deadline, stats| {
@@ -29,7 +30,7 @@ pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
             let recorded = connected(enc).map(|t| t.recorded().to_vec());
             if let Some(clauses) = recorded {
                 if let Err(why) = check_clauses(prog, opts, knowledge, &clauses) {
-                    return Verdict::Unknown(format!("internal error: {why}"));
+                    return Verdict::Unknown(UnknownReason::Internal(why));
                 }
             }
         }
@@ -63,12 +64,14 @@ fn decide(
     }
     let theory = match OrderTheory::new(eq, &po, &links, &coherence, opts.check_refinements) {
         Ok(t) => t,
-        Err(e) => return Verdict::Unknown(format!("unsupported: {e}")),
+        Err(e) => return Verdict::Unknown(UnknownReason::unsupported(e.to_string())),
     };
     let checks = Checks::new(out, enc);
     stats.phi0_clauses = enc.counters().clauses;
     if let Err(e) = enc.solver().connect_propagator(Box::new(theory)) {
-        return Verdict::Unknown(format!("unsupported: {e} (use --engine cegar)"));
+        return Verdict::Unknown(UnknownReason::unsupported(format!(
+            "{e} (use --engine cegar)"
+        )));
     }
 
     let verdict = match solve(enc, &[checks.err, !checks.unsupported], deadline) {
@@ -89,12 +92,12 @@ fn decide(
                 Ok(order) => Verdict::False {
                     trace: Trace::build(prog, out, enc, &order, &failed),
                 },
-                Err(why) => Verdict::Unknown(format!(
-                    "internal error: the theory's schedule is not valid: {why}"
-                )),
+                Err(why) => Verdict::Unknown(UnknownReason::Internal(format!(
+                    "the theory's schedule is not valid: {why}"
+                ))),
             }
         }
-        SolveResult::Interrupted => Verdict::Unknown("timeout".into()),
+        SolveResult::Interrupted => Verdict::Unknown(UnknownReason::Timeout),
         SolveResult::Unsat => match solve(enc, &[checks.other], deadline) {
             SolveResult::Sat => {
                 let c = out
@@ -104,7 +107,7 @@ fn decide(
                     .expect("a check literal holds in the model");
                 Verdict::Unknown(check_reason(prog, &c.kind, c.loc))
             }
-            SolveResult::Interrupted => Verdict::Unknown("timeout".into()),
+            SolveResult::Interrupted => Verdict::Unknown(UnknownReason::Timeout),
             SolveResult::Unsat => Verdict::True {
                 complete: opts.symex.unwinding_assertions,
             },

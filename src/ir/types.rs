@@ -8,13 +8,26 @@ use std::collections::HashMap;
 
 use cranelift_entity::{entity_impl, PrimaryMap};
 
-/// The data model: sizes of `long` and pointers.
+/// The data model: sizes of `long` and pointers. The one enum for the whole tool: the layout
+/// of types, the preprocessor's `-m32`, a task's `data_model` (`ILP32`, `LP64`), the
+/// `--32`/`--64` flags and a witness's `architecture`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum DataModel {
-    /// int, long, pointer: 32 bits (i386 System V layout rules).
+    /// int, long, pointer: 32 bits (i386 System V layout rules; what SV-COMP tasks declare).
     Ilp32,
-    /// long and pointer 64 bits (x86-64 System V layout rules).
+    /// long and pointer 64 bits (x86-64 System V layout rules; the default for a plain `.c`,
+    /// like CBMC).
     Lp64,
+}
+
+impl DataModel {
+    /// The witness `architecture` value.
+    pub fn architecture(self) -> &'static str {
+        match self {
+            DataModel::Ilp32 => "32bit",
+            DataModel::Lp64 => "64bit",
+        }
+    }
 }
 
 /// An interned type.

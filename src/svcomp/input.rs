@@ -5,7 +5,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::property::{Property, PropertyError};
-use super::task::{DataModel, Task, TaskError};
+use super::task::{Task, TaskError};
+use crate::ir::DataModel;
 
 /// A verification request, resolved.
 #[derive(Clone, Debug, PartialEq, Eq)]

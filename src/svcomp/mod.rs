@@ -9,7 +9,9 @@ pub mod input;
 pub mod property;
 pub mod task;
 
+/// The data model of a task (the IR's own, re-exported where tasks are read).
+pub use crate::ir::DataModel;
 pub use checkout::sv_benchmarks;
 pub use input::{is_task_file, Request, RequestError};
 pub use property::{Property, PropertyError, UNREACH_CALL_SPEC};
-pub use task::{DataModel, Task, TaskError, TaskProperty};
+pub use task::{Task, TaskError, TaskProperty};

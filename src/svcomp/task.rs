@@ -10,25 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::property::Property;
-
-/// The data model a task is written for (`options: data_model:` in format 2.0).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum DataModel {
-    /// int, long and pointers are 32 bits (`ILP32`).
-    Ilp32,
-    /// long and pointers are 64 bits (`LP64`).
-    Lp64,
-}
-
-impl DataModel {
-    /// The witness `architecture` value.
-    pub fn architecture(self) -> &'static str {
-        match self {
-            DataModel::Ilp32 => "32bit",
-            DataModel::Lp64 => "64bit",
-        }
-    }
-}
+use crate::ir::DataModel;
 
 /// One entry of a task's `properties` list.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use cranelift_entity::EntityRef;
 use super::memory::{CellLookup, ObjId};
 use super::state::{State, Val};
 use super::{unsupported, EventInfo, SymexError};
-use crate::ir::{Expr, Place, PlaceBase, Proj, Type, TypeId};
+use crate::ir::{Place, PlaceBase, Proj, Type, TypeId};
 
 /// A byte offset inside a thread-private variable.
 #[derive(Clone, Debug)]
@@ -491,100 +491,5 @@ impl Symex<'_, '_, '_> {
             source: None,
         });
         self.event_info[e] = EventInfo { loc: self.loc };
-    }
-
-    /// `memset(dst, byte, len)` with a constant length on the leaves of the target.
-    pub fn memset(
-        &mut self,
-        dst: &Expr,
-        byte: &Expr,
-        len: &Expr,
-        s: &mut State,
-    ) -> Result<(), SymexError> {
-        let p = self.eval_scalar(dst, s, None)?;
-        let b = self.eval_scalar(byte, s, None)?;
-        let b = self.resize(&b, 8, false);
-        let n = self.eval_scalar(len, s, None)?;
-        let (Some(n), Some((o, off))) = (self.enc.bv_const_value(&n), self.const_pointer(&p))
-        else {
-            return unsupported("memset with a computed length or target");
-        };
-        let leaves = self.object_leaves_in(o, off, n)?;
-        let g = s.guard;
-        for (lo, bits) in leaves {
-            let mut v = b.clone();
-            while v.width() < bits {
-                let mut bitsv = v.bits().to_vec();
-                bitsv.extend_from_slice(b.bits());
-                v = BitVec::from_bits(bitsv);
-            }
-            let v = self.resize(&v, bits, false);
-            let ptr = self
-                .enc
-                .bv_const(self.mem.ptr_bits, self.mem.pointer(o, lo));
-            self.store_through(&ptr, 0, Val::Scalar(v), bits, g, s)?;
-        }
-        Ok(())
-    }
-
-    /// `memcpy(dst, src, len)` with a constant length, leaf by leaf.
-    pub fn memcpy(
-        &mut self,
-        dst: &Expr,
-        src: &Expr,
-        len: &Expr,
-        s: &mut State,
-    ) -> Result<(), SymexError> {
-        let pd = self.eval_scalar(dst, s, None)?;
-        let ps = self.eval_scalar(src, s, None)?;
-        let n = self.eval_scalar(len, s, None)?;
-        let (Some(n), Some((od, offd)), Some((os, offs))) = (
-            self.enc.bv_const_value(&n),
-            self.const_pointer(&pd),
-            self.const_pointer(&ps),
-        ) else {
-            return unsupported("memcpy with a computed length, source or target");
-        };
-        let g = s.guard;
-        for (lo, bits) in self.object_leaves_in(od, offd, n)? {
-            let from = self
-                .enc
-                .bv_const(self.mem.ptr_bits, self.mem.pointer(os, offs + lo - offd));
-            let v = self.load(&from, 0, bits, s, g)?;
-            let to = self
-                .enc
-                .bv_const(self.mem.ptr_bits, self.mem.pointer(od, lo));
-            self.store_through(&to, 0, Val::Scalar(v), bits, g, s)?;
-        }
-        Ok(())
-    }
-
-    fn const_pointer(&self, p: &BitVec) -> Option<(ObjId, u64)> {
-        let c = self.enc.bv_const_value(p)?;
-        let off_bits = self.mem.off_bits();
-        Some((
-            ObjId::from_u32((c >> off_bits) as u32),
-            c & ((1u64 << off_bits) - 1),
-        ))
-    }
-
-    /// The typed leaves of `o` inside [off, off + n), which must cover the range exactly.
-    fn object_leaves_in(&self, o: ObjId, off: u64, n: u64) -> Result<Vec<(u64, u32)>, SymexError> {
-        let Some(obj) = self.mem.objects.get(o) else {
-            return unsupported("memset/memcpy on an invalid pointer");
-        };
-        let Some(leaves) = &obj.leaves else {
-            return unsupported("memset/memcpy on untyped memory");
-        };
-        let inside: Vec<(u64, u32)> = leaves
-            .iter()
-            .copied()
-            .filter(|&(lo, b)| lo >= off && lo + (b as u64).div_ceil(8) <= off + n)
-            .collect();
-        let covered: u64 = inside.iter().map(|&(_, b)| (b as u64).div_ceil(8)).sum();
-        if covered != n {
-            return unsupported("memset/memcpy over part of a scalar or padding");
-        }
-        Ok(inside)
     }
 }

@@ -15,10 +15,15 @@
 //! modelled exactly. The engines decide which of them a real execution can reach.
 
 mod access;
+mod atomic;
+mod builtins;
 mod eval;
 mod exec;
+mod function_call;
 pub mod memory;
+mod objects;
 pub mod state;
+mod threads;
 
 use std::collections::HashMap;
 
@@ -28,7 +33,8 @@ use solver_glue::Lit;
 
 use crate::ir::{FuncId, Loc, LoopId, PropId};
 
-pub use exec::{run, Knowledge, ObjIdent, ObjKey, ObjTag};
+pub use exec::run;
+pub use objects::{Knowledge, ObjIdent, ObjKey, ObjTag};
 
 /// How far to unwind.
 #[derive(Clone, Debug)]
@@ -152,6 +158,15 @@ impl std::fmt::Display for SymexError {
 }
 
 impl std::error::Error for SymexError {}
+
+impl From<SymexError> for crate::verdict::UnknownReason {
+    fn from(e: SymexError) -> Self {
+        match e {
+            SymexError::Unsupported(what) => crate::verdict::UnknownReason::unsupported(what),
+            SymexError::Timeout => crate::verdict::UnknownReason::Timeout,
+        }
+    }
+}
 
 pub(crate) fn unsupported<T>(msg: impl Into<String>) -> Result<T, SymexError> {
     Err(SymexError::Unsupported(msg.into()))

@@ -11,12 +11,12 @@ pub fn solver() -> Box<dyn SatSolver> {
     solver_glue::make_solver(solver_glue::DEFAULT_SOLVER).expect("the default back end exists")
 }
 
-/// The seeded generator of `solver_glue::generate`, with the index-sized draws the tests use.
-pub struct Rng(solver_glue::generate::Rng);
+/// The seeded generator of `cnf_gen`, with the index-sized draws the tests use.
+pub struct Rng(cnf_gen::Rng);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(solver_glue::generate::Rng::new(seed))
+        Rng(cnf_gen::Rng::new(seed))
     }
     pub fn next_u64(&mut self) -> u64 {
         self.0.next_u64()

@@ -6,6 +6,7 @@
 //! `fold` (implicit conversions and constant folding).
 
 mod builtins;
+mod call;
 mod ctype;
 mod expr;
 mod fold;

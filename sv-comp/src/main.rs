@@ -1,13 +1,15 @@
-//! `make bench`: timings that decide defaults. One module per section; `yogar-bench` runs the
-//! sections named on its command line, or all of them.
+//! `yogar-bench` (`make bench`): timings that decide defaults. One module per section; it runs
+//! the sections named on its command line, or all of them. A crate of its own, beside the
+//! product: it draws formulas from `cnf-gen` and runs the `yogar` binary as a child.
 //!
 //! Sections so far: `solvers` (every SAT back end on the same generated formulas) and
 //! `engines` (the Yogar and monolithic engines on the shared SV-COMP tasks).
 
-pub mod engines;
-pub mod solvers;
+mod engines;
+mod solvers;
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::time::Duration;
 
 /// The sections, in the order they run.
@@ -38,12 +40,17 @@ pub struct Options {
     pub jobs: Option<usize>,
 }
 
-/// Entry point of `yogar-bench`:
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    ExitCode::from(run(&args))
+}
+
+/// The command line of `yogar-bench`:
 /// `yogar-bench [--solvers-only | SECTION...] [--quick] [--only TEXT] [--solver NAME]...
 /// [--svb PATH] [--filter TEXT] [--limit SECONDS] [--tasks N] [--all] [--unwind N]`.
 /// Returns the process exit code (0; 1 when the engines disagreed on a verdict; 2 for a bad
 /// argument).
-pub fn main(args: &[String]) -> u8 {
+fn run(args: &[String]) -> u8 {
     let mut sections = Vec::new();
     let mut options = Options::default();
     let mut args = args.iter();

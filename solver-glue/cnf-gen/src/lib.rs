@@ -4,8 +4,8 @@
 //! Everything is a function of its seed, so a failing test or a bench number can be
 //! reproduced exactly on any back end.
 
-use crate::dimacs::Cnf;
-use crate::{ClauseSink, Lit, Var};
+use solver_glue::dimacs::Cnf;
+use solver_glue::{ClauseSink, Lit, Var};
 
 /// SplitMix64: tiny, fast, and good enough to draw formulas from.
 #[derive(Clone, Debug)]

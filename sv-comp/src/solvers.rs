@@ -9,11 +9,11 @@
 
 use std::time::{Duration, Instant};
 
-use solver_glue::dimacs::Cnf;
-use solver_glue::generate::{
+use cnf_gen::{
     circuit_script, incremental_script, multiplier_miter, pigeonhole, random_ksat,
     IncrementalScript, ScriptShape,
 };
+use solver_glue::dimacs::Cnf;
 use solver_glue::{make_solver, solver_names, Budget, SolveResult, DEFAULT_SOLVER};
 
 use super::{process_cpu_time, Options};

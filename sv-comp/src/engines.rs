@@ -654,7 +654,7 @@ pub fn render_summary(s: &Summary, hard_seconds: f64) -> String {
 pub fn run(options: &Options) -> bool {
     let unwind = options.unwind.unwrap_or(DEFAULT_UNWIND);
     println!("== engines: yogar vs monolithic (--32 --unwind {unwind}) ==");
-    let Some(svb) = crate::svcomp::sv_benchmarks(options.svb.as_deref())
+    let Some(svb) = yogar::svcomp::sv_benchmarks(options.svb.as_deref())
         .filter(|p| p.join("tasks.csv").is_file())
     else {
         println!(

@@ -1,0 +1,243 @@
+//! The pthread API: threads (create, join, exit, self), mutexes, condition variables and
+//! thread-specific data keys; attributes that do not change the modelled behaviour are
+//! accepted, every other `pthread_*` function is reported as unsupported.
+
+use lang_c::span::Span;
+
+use super::super::{Lowerer, Sym, R};
+use super::{strip_casts, Builtin, Call};
+use crate::ir::*;
+
+/// glibc's limit on thread-specific data keys, and the error when it is reached.
+const PTHREAD_KEYS_MAX: u64 = 1024;
+const EAGAIN: u64 = 11;
+
+impl Lowerer<'_> {
+    /// The pthread functions; `None` for any other name.
+    pub(super) fn pthread_builtin(&mut self, call: &Call) -> Builtin {
+        let (name, args, span, want) = call.parts();
+        let r: Option<Expr> = match name {
+            "pthread_create" => {
+                self.arg_count(name, args, 4, span)?;
+                let h = self.ptr_arg(&args[0])?;
+                let attr = self.rvalue(&args[1])?;
+                if !Self::is_null(&attr) {
+                    self.warnings.push(format!(
+                        "{}: thread attributes are ignored",
+                        self.where_(span)
+                    ));
+                }
+                let f = self.rvalue(&args[2])?;
+                let arg = self.rvalue(&args[3])?;
+                let vp = self.types.void_ptr();
+                let arg = self.convert_arg(arg, vp, span)?;
+                let handle = self.deref_place(h, span)?;
+                let entry = match strip_casts(&f).kind {
+                    ExprKind::FuncAddr(g) => Callee::Direct(g),
+                    _ => Callee::Indirect(f),
+                };
+                self.emit(InstrKind::ThreadCreate { handle, entry, arg });
+                self.zero_int()
+            }
+            "pthread_join" => {
+                self.arg_count(name, args, 2, span)?;
+                let t = self.rvalue(&args[0])?;
+                let r = self.rvalue(&args[1])?;
+                let retval = if Self::is_null(&r) { None } else { Some(r) };
+                self.emit(InstrKind::ThreadJoin { thread: t, retval });
+                self.zero_int()
+            }
+            "pthread_exit" => {
+                self.arg_count(name, args, 1, span)?;
+                let v = self.rvalue(&args[0])?;
+                let vp = self.types.void_ptr();
+                let v = self.convert_arg(v, vp, span)?;
+                self.emit(InstrKind::ThreadExit(v));
+                None
+            }
+            "pthread_self" => {
+                let ty = match self.lookup(name).cloned() {
+                    Some(Sym::Func(f)) => self.funcs[f].ret,
+                    _ => self.types.long(false),
+                };
+                let t = self.temp(ty);
+                self.emit(InstrKind::ThreadSelf { dst: t.clone() });
+                Some(Expr::read(t))
+            }
+            "pthread_equal" => {
+                self.arg_count(name, args, 2, span)?;
+                let a = self.rvalue(&args[0])?;
+                let b = self.rvalue(&args[1])?;
+                let int = self.types.int32();
+                let b = self.convert_arg(b, a.ty, span)?;
+                Some(self.binary(BinOp::Eq, a, b, int))
+            }
+            "pthread_mutex_init" | "pthread_cond_init" => {
+                self.arg_count(name, args, 2, span)?;
+                let m = self.ptr_arg(&args[0])?;
+                let attr = self.rvalue(&args[1])?;
+                if !Self::is_null(&attr) {
+                    return Err(self.unsupported(span, format!("{name} with attributes")));
+                }
+                self.emit(if name == "pthread_mutex_init" {
+                    InstrKind::MutexInit(m)
+                } else {
+                    InstrKind::CondInit(m)
+                });
+                self.zero_int()
+            }
+            "pthread_mutex_lock"
+            | "pthread_mutex_unlock"
+            | "pthread_mutex_destroy"
+            | "pthread_cond_signal"
+            | "pthread_cond_broadcast"
+            | "pthread_cond_destroy" => {
+                self.arg_count(name, args, 1, span)?;
+                let m = self.ptr_arg(&args[0])?;
+                self.emit(match name {
+                    "pthread_mutex_lock" => InstrKind::MutexLock(m),
+                    "pthread_mutex_unlock" => InstrKind::MutexUnlock(m),
+                    "pthread_mutex_destroy" => InstrKind::MutexDestroy(m),
+                    "pthread_cond_signal" => InstrKind::CondSignal(m),
+                    "pthread_cond_broadcast" => InstrKind::CondBroadcast(m),
+                    _ => InstrKind::CondDestroy(m),
+                });
+                self.zero_int()
+            }
+            "pthread_mutex_trylock" => {
+                self.arg_count(name, args, 1, span)?;
+                let m = self.ptr_arg(&args[0])?;
+                let int = self.types.int32();
+                let dst = self.result_temp(int, want);
+                self.emit(InstrKind::MutexTryLock {
+                    mutex: m,
+                    dst: dst.clone(),
+                });
+                dst.map(Expr::read)
+            }
+            "pthread_cond_wait" => {
+                self.arg_count(name, args, 2, span)?;
+                let c = self.ptr_arg(&args[0])?;
+                let m = self.ptr_arg(&args[1])?;
+                self.emit(InstrKind::CondWait { cond: c, mutex: m });
+                self.zero_int()
+            }
+            "pthread_key_create" => {
+                self.arg_count(name, args, 2, span)?;
+                let k = self.ptr_arg(&args[0])?;
+                let dtor = self.rvalue(&args[1])?;
+                if !Self::is_null(&dtor) {
+                    return Err(self.unsupported(span, "pthread_key_create with a destructor"));
+                }
+                Some(self.key_create(k, span)?)
+            }
+            "pthread_getspecific" => {
+                self.arg_count(name, args, 1, span)?;
+                let k = self.rvalue(&args[0])?;
+                let slot = self.specific_slot(k, span)?;
+                Some(Expr::read(slot))
+            }
+            "pthread_setspecific" => {
+                self.arg_count(name, args, 2, span)?;
+                let k = self.rvalue(&args[0])?;
+                let v = self.rvalue(&args[1])?;
+                let vp = self.types.void_ptr();
+                let v = self.assign_convert(v, vp, span)?;
+                let slot = self.specific_slot(k, span)?;
+                self.emit(InstrKind::Assign { dst: slot, src: v });
+                self.zero_int()
+            }
+            "pthread_attr_init"
+            | "pthread_attr_destroy"
+            | "pthread_attr_setstacksize"
+            | "pthread_attr_setscope"
+            | "pthread_attr_setschedpolicy" => {
+                // Stack size and scheduling attributes do not change the modelled behaviour.
+                for a in args {
+                    self.discard(a)?;
+                }
+                self.zero_int()
+            }
+            _ if name.starts_with("pthread_") => {
+                return Err(self.unsupported(span, name));
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(r))
+    }
+
+    /// The globals that model thread-specific data: the shared number of keys created and
+    /// the per-thread (thread-local) value of every key.
+    fn key_globals(&mut self) -> (VarId, VarId) {
+        if let Some(k) = self.key_vars {
+            return k;
+        }
+        let u = self.types.int(32, false);
+        let count = self.new_var("$pthread_keys", u, VarKind::Global);
+        let vp = self.types.void_ptr();
+        let arr = self.types.intern(Type::Array {
+            elem: vp,
+            len: Some(PTHREAD_KEYS_MAX),
+        });
+        let values = self.new_var("$pthread_specific", arr, VarKind::Global);
+        self.vars[values].thread_local = true;
+        self.key_vars = Some((count, values));
+        (count, values)
+    }
+
+    /// `pthread_key_create(key, NULL)`: atomically the next key number, or EAGAIN once
+    /// PTHREAD_KEYS_MAX keys exist (as glibc does).
+    fn key_create(&mut self, key_ptr: Expr, span: Span) -> R<Expr> {
+        let (count, _) = self.key_globals();
+        let u = self.types.int(32, false);
+        let int = self.types.int32();
+        let key_place = self.deref_place(key_ptr, span)?;
+        let r = self.temp(int);
+        let n = Expr::read(Place::var(count, u));
+        self.emit(InstrKind::AtomicBegin);
+        self.emit(InstrKind::Assign {
+            dst: r.clone(),
+            src: Expr::constant(EAGAIN, int),
+        });
+        let full = self.binary(
+            BinOp::UGe,
+            n.clone(),
+            Expr::constant(PTHREAD_KEYS_MAX, u),
+            int,
+        );
+        let skip = self.emit_jump(Some(full));
+        let kv = self.assign_convert(n.clone(), key_place.ty, span)?;
+        self.emit(InstrKind::Assign {
+            dst: key_place,
+            src: kv,
+        });
+        let inc = self.binary(BinOp::Add, n, Expr::constant(1, u), u);
+        self.emit(InstrKind::Assign {
+            dst: Place::var(count, u),
+            src: inc,
+        });
+        self.emit(InstrKind::Assign {
+            dst: r.clone(),
+            src: Expr::constant(0, int),
+        });
+        self.patch_here(skip);
+        self.emit(InstrKind::AtomicEnd);
+        Ok(Expr::read(r))
+    }
+
+    /// This thread's value slot of key `k`.
+    fn specific_slot(&mut self, k: Expr, span: Span) -> R<Place> {
+        let (_, values) = self.key_globals();
+        let vp = self.types.void_ptr();
+        let pd = self.types.ptrdiff_t();
+        let ix = self.convert_arg(k, pd, span)?;
+        let ty = self.vars[values].ty;
+        let mut p = Place::var(values, ty);
+        p.projs.push(Proj::Index {
+            index: Box::new(ix),
+            elem_size: self.types.size_of(vp).unwrap_or(4),
+        });
+        p.ty = vp;
+        Ok(p)
+    }
+}

@@ -1,0 +1,112 @@
+//! Ordinary calls: implicit declarations, argument conversion, direct and indirect callees,
+//! and the atomic section around a call of an atomic function.
+
+use lang_c::ast::*;
+use lang_c::span::Span;
+
+use super::builtins::strip_casts;
+use super::{Lowerer, Sym, R};
+use crate::ir::*;
+
+impl Lowerer<'_> {
+    /// A call expression; `Some(value)` unless the callee returns `void`.
+    pub(crate) fn call(&mut self, c: &CallExpression, span: Span, want: bool) -> R<Option<Expr>> {
+        self.set_loc_keep_line(span);
+        if let Expression::Identifier(id) = &c.callee.node {
+            let name = id.node.name.as_str();
+            // A local variable of the same name hides the library function.
+            let shadowed = matches!(self.lookup(name), Some(Sym::Var(_)));
+            if !shadowed {
+                if let Some(r) = self.builtin(name, &c.arguments, span, want)? {
+                    return Ok(r);
+                }
+            }
+            if self.lookup(name).is_none() {
+                // Implicit declaration (C89): `int name()`.
+                let int = self.types.int32();
+                let ty = self.types.intern(Type::Func {
+                    ret: int,
+                    params: vec![],
+                    variadic: true,
+                });
+                let f = self.declare_func(name, ty);
+                self.scopes[0].syms.insert(name.to_string(), Sym::Func(f));
+                self.warnings.push(format!(
+                    "{}: implicit declaration of function '{name}'",
+                    self.where_(span)
+                ));
+            }
+        }
+        let callee = self.rvalue(&c.callee)?;
+        let fty = match self.types.pointee(callee.ty) {
+            Some(t) => t,
+            None => return Err(self.invalid(span, "called object is not a function")),
+        };
+        let Type::Func {
+            ret,
+            params,
+            variadic,
+        } = self.types.get(fty).clone()
+        else {
+            return Err(self.invalid(span, "called object is not a function"));
+        };
+        if c.arguments.len() < params.len() || (!variadic && c.arguments.len() > params.len()) {
+            return Err(self.invalid(
+                span,
+                format!(
+                    "function expects {} arguments, got {}",
+                    params.len(),
+                    c.arguments.len()
+                ),
+            ));
+        }
+        let mut args = Vec::with_capacity(c.arguments.len());
+        let n = c.arguments.len();
+        for (i, a) in c.arguments.iter().enumerate() {
+            let v = self.rvalue(a)?;
+            let v = match params.get(i) {
+                Some(&pt) => self.assign_convert(v, pt, a.span)?,
+                None => self.promote(v),
+            };
+            // Later arguments' side effects must not change earlier argument values.
+            let later_effects = c.arguments[i + 1..n]
+                .iter()
+                .any(|x| super::expr::has_side_effects(&x.node));
+            args.push(if later_effects { self.freeze(v) } else { v });
+        }
+        let callee = match strip_casts(&callee).kind {
+            ExprKind::FuncAddr(f) => Callee::Direct(f),
+            _ => Callee::Indirect(callee),
+        };
+        let atomic = match &callee {
+            Callee::Direct(f) => {
+                self.funcs[*f].atomic && !self.cur_func().is_some_and(|g| self.funcs[g].atomic)
+            }
+            Callee::Indirect(_) => false,
+        };
+        // A result nobody reads needs no place.
+        let dst = if self.types.is_void(ret) || !want {
+            None
+        } else {
+            Some(self.temp(ret))
+        };
+        if atomic {
+            self.emit(InstrKind::AtomicBegin);
+        }
+        self.emit(InstrKind::Call {
+            dst: dst.clone(),
+            callee,
+            args,
+        });
+        if atomic {
+            self.emit(InstrKind::AtomicEnd);
+        }
+        Ok(dst.map(Expr::read))
+    }
+
+    fn set_loc_keep_line(&mut self, span: Span) {
+        if self.loc.line == 0 {
+            self.set_loc(span);
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! Builtins with a memory effect of their own: `malloc`/`calloc` (a heap object per site and
+//! occurrence), and `memset`/`memcpy` with a constant length, leaf by leaf.
+
+use encoder::BitVec;
+
+use super::exec::Symex;
+use super::memory::{InitValue, ObjId, ObjKind, Object};
+use super::objects::ObjTag;
+use super::state::{State, Val};
+use super::{unsupported, SymexError};
+use crate::ir::{Expr, Place};
+
+impl Symex<'_, '_, '_> {
+    /// `malloc`/`calloc`: a heap object of the constant size, typed by the pointer it is
+    /// assigned to when the size fits that type.
+    pub(super) fn alloc(
+        &mut self,
+        dst: Option<&Place>,
+        size: &Expr,
+        zeroed: bool,
+        site: u32,
+        s: &mut State,
+    ) -> Result<(), SymexError> {
+        let sz = self.eval_scalar(size, s, None)?;
+        let Some(n) = self.enc.bv_const_value(&sz) else {
+            return unsupported("malloc of a size that is not constant");
+        };
+        let name = format!("heap{}#{}", site, self.mem.objects.len());
+        let init = if zeroed {
+            InitValue::Zero
+        } else {
+            InitValue::Nondet
+        };
+        // Typed by the pointer it is assigned to, when the size fits that type.
+        let types = &self.prog.types;
+        let leaves = dst
+            .and_then(|d| types.pointee(d.ty))
+            .and_then(|t| {
+                let es = types.size_of(t)?;
+                (es > 0 && n % es == 0).then_some((t, n / es, es))
+            })
+            .and_then(|(t, k, es)| {
+                let inner = super::memory::leaves(types, t).ok()?;
+                Some(
+                    (0..k)
+                        .flat_map(|i| inner.iter().map(move |&(o, b)| (i * es + o, b)))
+                        .collect::<Vec<_>>(),
+                )
+            });
+        let obj = self.dynamic_object(
+            ObjTag::Heap(site),
+            Object {
+                name,
+                kind: ObjKind::Heap,
+                size: n,
+                leaves,
+                init,
+                cells: Default::default(),
+            },
+        )?;
+        if let Some(d) = dst {
+            let bits = self.prog.types.bits(d.ty);
+            let p = self.enc.bv_const(bits, self.mem.pointer(obj, 0));
+            let g = s.guard;
+            self.write_place(d, Val::Scalar(p), g, s)?;
+        }
+        Ok(())
+    }
+
+    /// `memset(dst, byte, len)` with a constant length on the leaves of the target.
+    pub fn memset(
+        &mut self,
+        dst: &Expr,
+        byte: &Expr,
+        len: &Expr,
+        s: &mut State,
+    ) -> Result<(), SymexError> {
+        let p = self.eval_scalar(dst, s, None)?;
+        let b = self.eval_scalar(byte, s, None)?;
+        let b = self.resize(&b, 8, false);
+        let n = self.eval_scalar(len, s, None)?;
+        let (Some(n), Some((o, off))) = (self.enc.bv_const_value(&n), self.const_pointer(&p))
+        else {
+            return unsupported("memset with a computed length or target");
+        };
+        let leaves = self.object_leaves_in(o, off, n)?;
+        let g = s.guard;
+        for (lo, bits) in leaves {
+            let mut v = b.clone();
+            while v.width() < bits {
+                let mut bitsv = v.bits().to_vec();
+                bitsv.extend_from_slice(b.bits());
+                v = BitVec::from_bits(bitsv);
+            }
+            let v = self.resize(&v, bits, false);
+            let ptr = self
+                .enc
+                .bv_const(self.mem.ptr_bits, self.mem.pointer(o, lo));
+            self.store_through(&ptr, 0, Val::Scalar(v), bits, g, s)?;
+        }
+        Ok(())
+    }
+
+    /// `memcpy(dst, src, len)` with a constant length, leaf by leaf.
+    pub fn memcpy(
+        &mut self,
+        dst: &Expr,
+        src: &Expr,
+        len: &Expr,
+        s: &mut State,
+    ) -> Result<(), SymexError> {
+        let pd = self.eval_scalar(dst, s, None)?;
+        let ps = self.eval_scalar(src, s, None)?;
+        let n = self.eval_scalar(len, s, None)?;
+        let (Some(n), Some((od, offd)), Some((os, offs))) = (
+            self.enc.bv_const_value(&n),
+            self.const_pointer(&pd),
+            self.const_pointer(&ps),
+        ) else {
+            return unsupported("memcpy with a computed length, source or target");
+        };
+        let g = s.guard;
+        for (lo, bits) in self.object_leaves_in(od, offd, n)? {
+            let from = self
+                .enc
+                .bv_const(self.mem.ptr_bits, self.mem.pointer(os, offs + lo - offd));
+            let v = self.load(&from, 0, bits, s, g)?;
+            let to = self
+                .enc
+                .bv_const(self.mem.ptr_bits, self.mem.pointer(od, lo));
+            self.store_through(&to, 0, Val::Scalar(v), bits, g, s)?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn const_pointer(&self, p: &BitVec) -> Option<(ObjId, u64)> {
+        let c = self.enc.bv_const_value(p)?;
+        let off_bits = self.mem.off_bits();
+        Some((
+            ObjId::from_u32((c >> off_bits) as u32),
+            c & ((1u64 << off_bits) - 1),
+        ))
+    }
+
+    /// The typed leaves of `o` inside [off, off + n), which must cover the range exactly.
+    pub(super) fn object_leaves_in(
+        &self,
+        o: ObjId,
+        off: u64,
+        n: u64,
+    ) -> Result<Vec<(u64, u32)>, SymexError> {
+        let Some(obj) = self.mem.objects.get(o) else {
+            return unsupported("memset/memcpy on an invalid pointer");
+        };
+        let Some(leaves) = &obj.leaves else {
+            return unsupported("memset/memcpy on untyped memory");
+        };
+        let inside: Vec<(u64, u32)> = leaves
+            .iter()
+            .copied()
+            .filter(|&(lo, b)| lo >= off && lo + (b as u64).div_ceil(8) <= off + n)
+            .collect();
+        let covered: u64 = inside.iter().map(|&(_, b)| (b as u64).div_ceil(8)).sum();
+        if covered != n {
+            return unsupported("memset/memcpy over part of a scalar or padding");
+        }
+        Ok(inside)
+    }
+}
