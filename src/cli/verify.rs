@@ -388,10 +388,11 @@ fn stat_lines(s: &engine::EngineStats) -> Vec<(&'static str, Value)> {
         ("theory propagations", s.theory_propagations.into()),
         ("theory edges", s.theory_edges.into()),
     ]);
-    if s.theory_conflicts > 0 {
+    let explained = s.theory_conflicts + s.theory_propagations;
+    if explained > 0 {
         v.push((
             "theory explanation length",
-            secs(s.theory_conflict_literals as f64 / s.theory_conflicts as f64),
+            secs((s.theory_conflict_literals + s.theory_reason_literals) as f64 / explained as f64),
         ));
     }
     if s.refinement_clauses > 0 {

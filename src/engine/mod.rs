@@ -90,6 +90,7 @@ pub struct EngineStats {
     pub theory_conflicts: u64,
     pub theory_conflict_literals: u64,
     pub theory_propagations: u64,
+    pub theory_reason_literals: u64,
     pub theory_edges: u64,
     /// Solver time (including the theory's), and the part spent in the theory.
     pub sat_time: Duration,

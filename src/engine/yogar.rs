@@ -118,6 +118,7 @@ fn decide(
         stats.theory_conflicts = s.conflicts;
         stats.theory_conflict_literals = s.conflict_literals;
         stats.theory_propagations = s.propagations;
+        stats.theory_reason_literals = s.reason_literals;
         stats.theory_edges = s.edges;
         stats.coherence_vars = s.coherence_vars;
     }

@@ -247,6 +247,84 @@ impl Dag {
         Ok(())
     }
 
+    /// The position of `v` in the topological order: `u ⇝ v` is only possible when
+    /// `position(u) < position(v)`.
+    pub(crate) fn position(&self, v: u32) -> u32 {
+        self.ord[v as usize]
+    }
+
+    /// A 0-1 breadth-first search from `start`, forward along out-edges (`forward`) or backward
+    /// along in-edges, through nodes whose position is within `bound` (at most it going forward,
+    /// at least it going backward), stopping after `budget` visits. Afterwards
+    /// [`Dag::reached`] and [`Dag::path_reasons`] answer for the nodes it reached, until the
+    /// next search or insertion. Returns the visits made, or `None` if the budget ran out.
+    pub(crate) fn search(
+        &mut self,
+        start: u32,
+        forward: bool,
+        bound: u32,
+        budget: u32,
+    ) -> Option<u32> {
+        let stamp = self.next_stamp();
+        self.deque.clear();
+        self.seen[start as usize] = stamp;
+        self.dist[start as usize] = 0;
+        self.parent[start as usize] = u32::MAX;
+        self.deque.push_back(start);
+        let mut visits = 0u32;
+        while let Some(u) = self.deque.pop_front() {
+            visits += 1;
+            if visits > budget {
+                self.visited += u64::from(visits);
+                return None;
+            }
+            let du = self.dist[u as usize];
+            let list = if forward {
+                &self.out[u as usize]
+            } else {
+                &self.inc[u as usize]
+            };
+            for &id in list {
+                let e = self.edges[id as usize];
+                let v = if forward { e.to } else { e.from } as usize;
+                let p = self.ord[v];
+                if (forward && p > bound) || (!forward && p < bound) {
+                    continue;
+                }
+                let w = u32::from(e.reason.len > 0);
+                let nd = du + w;
+                if self.seen[v] != stamp || nd < self.dist[v] {
+                    self.seen[v] = stamp;
+                    self.dist[v] = nd;
+                    self.parent[v] = id;
+                    if w == 0 {
+                        self.deque.push_front(v as u32);
+                    } else {
+                        self.deque.push_back(v as u32);
+                    }
+                }
+            }
+        }
+        self.visited += u64::from(visits);
+        Some(visits)
+    }
+
+    /// Whether the last [`Dag::search`] reached `v`.
+    pub(crate) fn reached(&self, v: u32) -> bool {
+        self.seen[v as usize] == self.stamp
+    }
+
+    /// The reasons of the path the last [`Dag::search`] found to `v` (which it reached).
+    pub(crate) fn path_reasons(&self, v: u32, out: &mut Vec<Lit>) {
+        let mut v = v;
+        while self.parent[v as usize] != u32::MAX {
+            let e = self.edges[self.parent[v as usize] as usize];
+            out.extend_from_slice(e.reason.lits());
+            // Going forward the parent edge ends at v; going backward it starts at v.
+            v = if e.to == v { e.from } else { e.to };
+        }
+    }
+
     /// Whether the current order respects every edge (for tests and debug checks).
     #[cfg(test)]
     pub(crate) fn order_is_valid(&self) -> bool {

@@ -58,6 +58,8 @@ enum Role {
     Pair(u32, bool),
     /// The guard of the conditional program-order edge `po_edges[i]` holds.
     PoEdge(u32),
+    /// The guard of read `r` holds.
+    ReadGuard(u32),
 }
 
 #[derive(Copy, Clone, Debug)]
@@ -80,7 +82,13 @@ enum Undo {
     Active(u32),
     Pair(u32),
     Reader(u32),
+    Linked(u32),
+    Executed,
 }
+
+/// Visits one propagation pass may spend on graph searches; a pass that runs out implies fewer
+/// literals, which costs conflicts later but never soundness.
+const PROPAGATION_BUDGET: u32 = 1024;
 
 /// Counters of the theory over its life.
 #[derive(Copy, Clone, Debug, Default)]
@@ -89,8 +97,9 @@ pub struct TheoryStats {
     pub conflicts: u64,
     /// Literals in all conflict clauses (their average is the explanation length).
     pub conflict_literals: u64,
-    /// Literals implied by the theory.
+    /// Literals implied by the theory, and the literals of their reasons.
     pub propagations: u64,
+    pub reason_literals: u64,
     /// Edges inserted into the graph.
     pub edges: u64,
     /// Nodes visited by the graph searches.
@@ -120,6 +129,9 @@ pub struct OrderTheory {
     links: Vec<LinkInfo>,
     pairs: Vec<PairInfo>,
     po_edges: Vec<(u32, u32, Lit)>,
+    /// Per read: its location index and the range of its links in `links`.
+    read_loc: Vec<u32>,
+    read_links: Vec<(u32, u32)>,
     /// Roles of each literal (by `Lit::code`), as ranges into `roles`.
     role_start: Vec<u32>,
     roles: Vec<Role>,
@@ -130,6 +142,14 @@ pub struct OrderTheory {
     pair_state: Vec<u8>,
     /// Per write: the links (indices) currently true that read from it.
     readers: Vec<Vec<u32>>,
+    /// Per read: the link currently true (`u32::MAX`: none).
+    linked: Vec<u32>,
+    /// Reads whose guard holds, in the order it was processed.
+    executed: Vec<u32>,
+    /// Whether the graph or the executed reads changed since the last propagation pass.
+    dirty: bool,
+    /// Reason of each literal this theory implied, by variable (valid while it is assigned).
+    implied_reason: Vec<Vec<Lit>>,
     dag: Dag,
     undo: Vec<Undo>,
     trail: Vec<Lit>,
@@ -144,7 +164,8 @@ pub struct OrderTheory {
     path: Vec<Lit>,
 
     stats: TheoryStats,
-    /// Every conflict clause, when they are to be checked.
+    /// Every conflict clause and every implication (as the clause `lit ∨ ¬reason`), when they
+    /// are to be checked.
     recorded: Option<Vec<Vec<Lit>>>,
     /// The clock sequence of the last full assignment accepted.
     last_order: Option<Vec<u32>>,
@@ -219,7 +240,17 @@ impl OrderTheory {
             rel.push(m);
         }
         let mut link_infos = Vec::new();
+        let mut read_loc = vec![u32::MAX; n];
+        let mut read_links = vec![(0u32, 0u32); n];
+        let loc_index: hashbrown::HashMap<_, u32> = eq
+            .locations
+            .keys()
+            .enumerate()
+            .map(|(i, l)| (l, i as u32))
+            .collect();
         for &r in links.reads() {
+            read_loc[r.index()] = loc_index[&eq.events[r].location];
+            let start = link_infos.len() as u32;
             for l in links.candidates(r) {
                 link_infos.push(LinkInfo {
                     read: r.index() as u32,
@@ -227,6 +258,7 @@ impl OrderTheory {
                     lit: l.lit,
                 });
             }
+            read_links[r.index()] = (start, link_infos.len() as u32);
         }
         let mut static_edges = Vec::new();
         let mut po_edges = Vec::new();
@@ -258,6 +290,13 @@ impl OrderTheory {
         }
         for (i, &(_, _, g)) in po_edges.iter().enumerate() {
             by_code.push((g.code(), Role::PoEdge(i as u32)));
+        }
+        let mut executed = Vec::new();
+        for &r in links.reads() {
+            match guard[r.index()] {
+                Some(g) => by_code.push((g.code(), Role::ReadGuard(r.index() as u32))),
+                None => executed.push(r.index() as u32),
+            }
         }
         by_code.sort_by_key(|&(c, _)| c);
         let max_code = by_code.last().map_or(0, |&(c, _)| c + 1);
@@ -296,11 +335,17 @@ impl OrderTheory {
             pair_state: vec![0; pairs.len()],
             pairs,
             po_edges,
+            read_loc,
+            read_links,
             role_start,
             roles,
             observed,
             active,
             readers: vec![Vec::new(); n],
+            linked: vec![u32::MAX; n],
+            executed,
+            dirty: true,
+            implied_reason: Vec::new(),
             dag,
             undo: Vec::new(),
             trail: Vec::new(),
@@ -323,7 +368,8 @@ impl OrderTheory {
         s
     }
 
-    /// The conflict clauses raised so far (when recording).
+    /// The conflict clauses raised and the implications made so far, as clauses (when
+    /// recording).
     pub fn recorded(&self) -> &[Vec<Lit>] {
         self.recorded.as_deref().unwrap_or(&[])
     }
@@ -400,6 +446,7 @@ impl OrderTheory {
             Ok(()) => {
                 self.undo.push(Undo::Edge);
                 self.stats.edges += 1;
+                self.dirty = true;
                 Ok(())
             }
             Err(Cycle) => {
@@ -430,6 +477,11 @@ impl OrderTheory {
                     let (a, b, g) = self.po_edges[k as usize];
                     self.clock_edge(a, b, &[g])?;
                 }
+                Role::ReadGuard(r) => {
+                    self.executed.push(r);
+                    self.undo.push(Undo::Executed);
+                    self.dirty = true;
+                }
             }
         }
         Ok(())
@@ -439,6 +491,8 @@ impl OrderTheory {
         let LinkInfo { read, write, lit } = self.links[k as usize];
         self.readers[write as usize].push(k);
         self.undo.push(Undo::Reader(write));
+        self.linked[read as usize] = k;
+        self.undo.push(Undo::Linked(read));
         self.edge(write, read, &[Some(lit)])?;
         let li = self.loc_of[write as usize] as usize;
         for j in 0..self.loc_writes[li].len() {
@@ -508,6 +562,133 @@ impl OrderTheory {
         Ok(())
     }
 
+    fn assigned(&self, l: Lit) -> bool {
+        self.on_trail.get(l.var().index()) == Some(&true)
+    }
+
+    /// Links of executed reads that are not yet assigned and whose read-from or from-read edge
+    /// would close a cycle: their negations, each with its reason recorded. A read-from edge
+    /// w → r closes one when r ⇝ w; a from-read edge r → w2 (w2 executed, w known to come
+    /// before w2) when w2 ⇝ r. Both are found by one forward and one backward search from r,
+    /// bounded by the topological positions of the writes concerned and by a work budget.
+    fn implied_links(&mut self) -> Vec<Lit> {
+        let mut out = Vec::new();
+        let mut budget = PROPAGATION_BUDGET;
+        for i in 0..self.executed.len() {
+            if budget == 0 {
+                break;
+            }
+            let r = self.executed[i];
+            if self.linked[r as usize] != u32::MAX {
+                continue;
+            }
+            let (lo, hi) = self.read_links[r as usize];
+            let open: Vec<u32> = (lo..hi)
+                .filter(|&k| !self.assigned(self.links[k as usize].lit))
+                .collect();
+            if open.len() < 2 {
+                // One candidate left: ζ's clauses decide it.
+                continue;
+            }
+            let cr = self.clock[r as usize];
+            let pr = self.dag.position(cr);
+            // Read-from edges w → r with r ⇝ w.
+            let hi_pos = open
+                .iter()
+                .map(|&k| {
+                    self.dag
+                        .position(self.clock[self.links[k as usize].write as usize])
+                })
+                .max()
+                .unwrap_or(0);
+            let mut blocked = vec![false; open.len()];
+            if hi_pos > pr {
+                let visits = self.dag.search(cr, true, hi_pos, budget);
+                budget = visits.map_or(0, |v| budget - v);
+                if visits.is_some() {
+                    for (j, &k) in open.iter().enumerate() {
+                        let l = self.links[k as usize];
+                        let cw = self.clock[l.write as usize];
+                        if cw != cr && self.dag.reached(cw) {
+                            let mut reason = Vec::new();
+                            self.dag.path_reasons(cw, &mut reason);
+                            blocked[j] = true;
+                            self.imply(!l.lit, reason, &mut out);
+                        }
+                    }
+                }
+            }
+            // From-read edges r → w2 with w2 ⇝ r.
+            let li = self.read_loc[r as usize] as usize;
+            let lo_pos = self.loc_writes[li]
+                .iter()
+                .filter(|&&w| self.active[w as usize])
+                .map(|&w| self.dag.position(self.clock[w as usize]))
+                .min()
+                .unwrap_or(u32::MAX);
+            if lo_pos > pr || budget == 0 {
+                continue;
+            }
+            match self.dag.search(cr, false, lo_pos, budget) {
+                Some(v) => budget -= v,
+                None => {
+                    budget = 0;
+                    continue;
+                }
+            }
+            for (j, &k) in open.iter().enumerate() {
+                if blocked[j] {
+                    continue;
+                }
+                let l = self.links[k as usize];
+                for wi in 0..self.loc_writes[li].len() {
+                    let w2 = self.loc_writes[li][wi];
+                    if w2 == l.write || !self.active[w2 as usize] || !self.before(l.write, w2) {
+                        continue;
+                    }
+                    let c2 = self.clock[w2 as usize];
+                    let closes = if c2 == cr {
+                        self.pos[w2 as usize] < self.pos[r as usize]
+                    } else {
+                        self.dag.reached(c2)
+                    };
+                    if closes {
+                        let mut reason = Vec::new();
+                        if c2 != cr {
+                            self.dag.path_reasons(c2, &mut reason);
+                        }
+                        reason.extend(self.order_lit(l.write, w2));
+                        reason.extend(self.guard[w2 as usize]);
+                        self.imply(!l.lit, reason, &mut out);
+                        break;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Records `lit` as implied by `reason` (true literals), once.
+    fn imply(&mut self, lit: Lit, mut reason: Vec<Lit>, out: &mut Vec<Lit>) {
+        let v = lit.var().index();
+        if self.assigned(lit) || out.contains(&lit) {
+            return;
+        }
+        reason.sort_unstable();
+        reason.dedup();
+        self.stats.reason_literals += reason.len() as u64;
+        if let Some(r) = &mut self.recorded {
+            let mut clause: Vec<Lit> = reason.iter().map(|&l| !l).collect();
+            clause.push(lit);
+            r.push(clause);
+        }
+        if v >= self.implied_reason.len() {
+            self.implied_reason.resize(v + 1, Vec::new());
+        }
+        self.implied_reason[v] = reason;
+        out.push(lit);
+    }
+
     fn undo_to(&mut self, mark: usize) {
         while self.undo.len() > mark {
             match self.undo.pop().expect("an undo entry above the mark") {
@@ -519,6 +700,10 @@ impl OrderTheory {
                 Undo::Pair(p) => self.pair_state[p as usize] = 0,
                 Undo::Reader(w) => {
                     self.readers[w as usize].pop();
+                }
+                Undo::Linked(r) => self.linked[r as usize] = u32::MAX,
+                Undo::Executed => {
+                    self.executed.pop();
                 }
             }
         }
@@ -563,6 +748,7 @@ impl Propagator for OrderTheory {
         }
         self.trail.truncate(keep);
         self.undo_at.truncate(keep);
+        self.dirty = true;
     }
 
     fn propagate(&mut self) -> Propagation {
@@ -588,11 +774,19 @@ impl Propagator for OrderTheory {
             }
             self.processed += 1;
         }
+        if self.dirty {
+            self.dirty = false;
+            let implied = self.implied_links();
+            if !implied.is_empty() {
+                self.stats.propagations += implied.len() as u64;
+                return Propagation::Imply(implied);
+            }
+        }
         Propagation::Done
     }
 
-    fn reason(&mut self, _lit: Lit) -> Vec<Lit> {
-        unreachable!("the ordering theory implies no literals")
+    fn reason(&mut self, lit: Lit) -> Vec<Lit> {
+        self.implied_reason[lit.var().index()].clone()
     }
 
     fn check_model(&mut self, _value: &dyn Fn(Lit) -> bool) -> Option<Vec<Lit>> {
