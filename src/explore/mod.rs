@@ -1,14 +1,13 @@
-//! Concrete exploration of programs: an interpreter of the IR with explicit threads, a reader
-//! of GraphML violation witnesses, and a witness-guided search over interleavings that
-//! confirms a violation only by running the program into it.
+//! Concrete exploration of programs: an interpreter of the IR with explicit threads, the
+//! base of witness replay (a witness-guided search that confirms a violation only by running
+//! the program into it) and of the explorers.
 
 pub mod interp;
-pub mod search;
-pub mod witness_read;
+pub mod replay;
 
 pub use interp::{Machine, NondetRequest, RunEnd};
-pub use search::{replay, Limits, ReplayResult};
-pub use witness_read::{parse_witness, Witness, WitnessEdge};
+pub use replay::witness_read::{parse_witness, Witness, WitnessEdge};
+pub use replay::{replay, Limits, ReplayResult};
 
 #[cfg(test)]
 mod tests;
