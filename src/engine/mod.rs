@@ -91,6 +91,8 @@ pub struct EngineStats {
     pub last_refuted_eog: Option<String>,
     pub sat_time: Duration,
     pub total_time: Duration,
+    /// What an enumerative explorer counted (explorer engines only).
+    pub explore: Option<crate::explore::ExploreStats>,
 }
 
 #[derive(Clone, Debug)]

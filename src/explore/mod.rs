@@ -1,10 +1,20 @@
 //! Concrete exploration of programs: an interpreter of the IR with explicit threads, the
 //! base of witness replay (a witness-guided search that confirms a violation only by running
-//! the program into it) and of the explorers.
+//! the program into it) and of the enumerative explorers (source-DPOR and constrained DPOR),
+//! an independent second opinion to the SAT engines: they share the frontend and the IR with
+//! them, nothing else.
 
+pub mod classes;
+pub mod dpor;
+pub mod engines;
+pub mod findings;
 pub mod interp;
 pub mod replay;
+pub mod sched;
+pub mod trace;
 
+pub use engines::{verify, Explorer};
+pub use findings::{Budget, ExploreStats};
 pub use interp::{Machine, NondetRequest, RunEnd};
 pub use replay::witness_read::{parse_witness, Witness, WitnessEdge};
 pub use replay::{replay, Limits, ReplayResult};

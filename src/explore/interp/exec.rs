@@ -54,6 +54,7 @@ impl<'p> Machine<'p> {
                     loc: instr.loc,
                     bits,
                     signed,
+                    boolean: matches!(types.get(ty), Type::Bool),
                 });
                 let v = if matches!(types.get(ty), Type::Bool) {
                     (raw != 0) as u64

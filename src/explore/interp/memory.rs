@@ -14,7 +14,7 @@ use crate::ir::{Place, PlaceBase, Proj, TypeId, VarId};
 pub(super) const MAX_OBJECT: u64 = 1 << 24;
 
 /// A memory object.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub(super) struct Object {
     pub bytes: Vec<u8>,
     /// Offset → (what the pointer stored there points to, its size in bytes).

@@ -108,6 +108,11 @@ pub enum Target {
     Threads,
     /// Whether thread t has finished (written when it does, read by a join).
     Done(usize),
+    /// All memory: a step whose accesses are over-approximated (conflicts with every memory
+    /// access).
+    Everything,
+    /// All global variables (conflicts with every access to one).
+    Globals,
 }
 
 /// One access of a step to state other threads can observe.
@@ -138,6 +143,11 @@ impl Access {
                     && off < off2.saturating_add(len2)
                     && off2 < off.saturating_add(len)
             }
+            (Target::Everything, Target::Mem { .. } | Target::Everything | Target::Globals)
+            | (Target::Mem { .. } | Target::Globals, Target::Everything)
+            | (Target::Globals, Target::Globals) => true,
+            (Target::Globals, Target::Mem { obj, .. })
+            | (Target::Mem { obj, .. }, Target::Globals) => obj.owner == 0,
             (Target::Mutex(a, x), Target::Mutex(b, y)) => a == b && x == y,
             (Target::Threads, Target::Threads) => true,
             (Target::Done(a), Target::Done(b)) => a == b && (self.write || o.write),
@@ -160,7 +170,7 @@ pub struct Bounds {
 }
 
 /// One activation of a function.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 struct Frame {
     func: FuncId,
     pc: InstrId,
@@ -186,7 +196,7 @@ enum Status {
     Stopped,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 struct Thread {
     frames: Vec<Frame>,
     tls: BTreeMap<VarId, ObjId>,
@@ -204,6 +214,8 @@ pub struct NondetRequest {
     pub loc: Loc,
     pub bits: u32,
     pub signed: bool,
+    /// The value is a `_Bool` (0 or 1).
+    pub boolean: bool,
 }
 
 /// The whole machine state; cheap enough to clone for a depth-first search.
@@ -317,6 +329,43 @@ impl<'p> Machine<'p> {
     /// Finished or stopped: the thread takes no further step.
     pub fn is_over(&self, t: usize) -> bool {
         matches!(self.threads[t].status, Status::Done(_) | Status::Stopped)
+    }
+
+    /// Whether thread `t` holds the mutex `key`.
+    pub fn holds(&self, t: usize, key: (ObjId, u64)) -> bool {
+        self.mutexes.get(&key) == Some(&t)
+    }
+
+    /// Whether thread `t` waits in `pthread_cond_wait` for its mutex.
+    pub fn cond_waiting(&self, t: usize) -> bool {
+        self.threads[t].status == Status::CondWaiting
+    }
+
+    /// Whether two states are the same (memory, threads, mutexes), counters aside.
+    pub fn same_state(&self, o: &Machine) -> bool {
+        self.objects == o.objects && self.threads == o.threads && self.mutexes == o.mutexes
+    }
+
+    /// Where each frame of thread `t` is, outermost first.
+    pub fn frames(&self, t: usize) -> Vec<(FuncId, InstrId)> {
+        if self.is_over(t) {
+            return Vec::new();
+        }
+        self.threads[t]
+            .frames
+            .iter()
+            .map(|f| (f.func, f.pc))
+            .collect()
+    }
+
+    /// The function thread `t` was started with.
+    pub fn entry(&self, t: usize) -> Option<FuncId> {
+        self.threads[t].frames.first().map(|f| f.func)
+    }
+
+    /// The global variable an object is, if it is one.
+    pub fn global_of(&self, o: ObjId) -> Option<VarId> {
+        self.globals.iter().find(|(_, &g)| g == o).map(|(v, _)| *v)
     }
 
     /// Whether thread `t` is inside an atomic section (no other thread may run).
@@ -554,17 +603,15 @@ impl<'p> Machine<'p> {
         let loc = self
             .next_instr(t)
             .map_or(Loc::default(), |(f, i)| self.instr(f, i).loc);
+        let boolean = matches!(types.get(ty), crate::ir::Type::Bool);
         let raw = nondet(&NondetRequest {
             thread: t,
             loc,
             bits,
             signed,
+            boolean,
         });
-        let v = if matches!(types.get(ty), crate::ir::Type::Bool) {
-            (raw != 0) as u64
-        } else {
-            raw
-        };
+        let v = if boolean { (raw != 0) as u64 } else { raw };
         // Written unlogged: the value is this thread's choice, not an access.
         let private = std::mem::replace(&mut self.obj_mut(o).private, true);
         let r = self.write_bytes(o, off, &vec_bytes(v, size), &[]);
