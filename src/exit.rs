@@ -16,6 +16,8 @@ pub const INPUT: u8 = 3;
 pub const NOT_IMPLEMENTED: u8 = 4;
 /// No verdict: UNKNOWN (unsupported construct, unwind bound too small, timeout, memory).
 pub const UNKNOWN: u8 = 5;
+/// `verify --crosscheck`: the SAT engine and the explorer gave TRUE and FALSE.
+pub const DISAGREE: u8 = 6;
 /// A reachable error: FALSE.
 pub const FALSE: u8 = 10;
 /// `yogar sat`: satisfiable (SAT-competition convention).

@@ -41,6 +41,8 @@ pub enum UnknownReason {
     UnsupportedProperty,
     /// Something that must not happen (a bug in yogar), reported rather than guessed.
     Internal(String),
+    /// An explorer ran the number of executions it was allowed (`--max-executions`).
+    ExecutionBudget { runs: u64 },
 }
 
 /// What runs past the unwind bound.
@@ -67,7 +69,7 @@ impl UnknownReason {
             UnknownReason::Unsupported { .. } | UnknownReason::Frontend(_) => {
                 ReasonClass::Unsupported
             }
-            UnknownReason::Timeout => ReasonClass::Timeout,
+            UnknownReason::Timeout | UnknownReason::ExecutionBudget { .. } => ReasonClass::Timeout,
             UnknownReason::OutOfMemory => ReasonClass::OutOfMemory,
             UnknownReason::BoundTooSmall { .. } => ReasonClass::BoundTooSmall,
             UnknownReason::UnsupportedProperty => ReasonClass::UnsupportedProperty,
@@ -96,6 +98,9 @@ impl fmt::Display for UnknownReason {
             },
             UnknownReason::UnsupportedProperty => write!(f, "unsupported property"),
             UnknownReason::Internal(why) => write!(f, "internal error: {why}"),
+            UnknownReason::ExecutionBudget { runs } => {
+                write!(f, "execution budget exhausted ({runs} runs explored)")
+            }
         }
     }
 }

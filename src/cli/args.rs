@@ -43,6 +43,10 @@ pub enum EngineName {
     Cegar,
     /// One solve of the full encoding with the scheduling constraint (CBMC-style baseline).
     Monolithic,
+    /// Enumerative: source-DPOR with sleep sets over the concrete interpreter.
+    Dpor,
+    /// Enumerative: constrained DPOR (independence constraints under transitive uniformity).
+    Cdpor,
 }
 
 #[derive(Args, Debug)]
@@ -97,6 +101,13 @@ pub struct VerifyArgs {
     /// the bound only.
     #[arg(long)]
     pub no_unwinding_assertions: bool,
+    /// Also run the dpor explorer at the decided bound and compare: TRUE against FALSE exits
+    /// with code 6.
+    #[arg(long)]
+    pub crosscheck: bool,
+    /// Explorers: give up (UNKNOWN) after this many runs.
+    #[arg(long, value_name = "N")]
+    pub max_executions: Option<u64>,
     /// Check every refinement clause against the exact order encoding (slow; a self-test).
     #[arg(long, hide = true)]
     pub check_refinements: bool,

@@ -15,6 +15,7 @@ use super::witness_out;
 use super::{DataModel, EngineName, Unwind, VerifyArgs};
 use crate::engine::{self, EngineOptions, Outcome, UnknownReason, Verdict};
 use crate::exit;
+use crate::explore::{self, Explorer};
 use crate::frontend;
 use crate::ir::Program;
 use crate::svcomp::{Property, Request};
@@ -119,6 +120,7 @@ pub fn run(args: &VerifyArgs) -> u8 {
         Err(code) => return code,
     };
     outcome.stats.total_time = started.elapsed();
+    let disagree = args.crosscheck && crosscheck(args, &prog, &base, bound, &outcome, deadline);
     let result = Report {
         args,
         prog: &prog,
@@ -128,7 +130,53 @@ pub fn run(args: &VerifyArgs) -> u8 {
         bound,
         outcome: &outcome,
     };
-    result.print()
+    let code = result.print();
+    if disagree {
+        return exit::DISAGREE;
+    }
+    code
+}
+
+/// `--crosscheck`: runs the dpor explorer at the decided bound and prints both verdicts;
+/// true when one says TRUE and the other FALSE.
+fn crosscheck(
+    args: &VerifyArgs,
+    prog: &Program,
+    base: &EngineOptions,
+    bound: u32,
+    outcome: &Outcome,
+    deadline: Option<Instant>,
+) -> bool {
+    let mut opts = base.clone();
+    opts.symex.unwind = bound;
+    opts.timeout = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+    let other = std::panic::catch_unwind(|| {
+        explore::verify(prog, &opts, Explorer::Dpor, args.max_executions)
+    });
+    let word = |v: &Verdict| match v {
+        Verdict::True { .. } => "TRUE".to_string(),
+        Verdict::False { .. } => "FALSE".to_string(),
+        Verdict::Unknown(r) => format!("UNKNOWN ({r})"),
+    };
+    let Ok(other) = other else {
+        println!("crosscheck: dpor: internal error");
+        return false;
+    };
+    let name = format!("{:?}", args.engine).to_lowercase();
+    println!(
+        "crosscheck: {name}: {}; dpor: {}",
+        word(&outcome.verdict),
+        word(&other.verdict)
+    );
+    let disagree = matches!(
+        (&outcome.verdict, &other.verdict),
+        (Verdict::True { .. }, Verdict::False { .. })
+            | (Verdict::False { .. }, Verdict::True { .. })
+    );
+    if disagree {
+        println!("crosscheck: DISAGREEMENT between {name} and dpor (exit code 6)");
+    }
+    disagree
 }
 
 /// An UNKNOWN decided before any engine ran (with its JSON object under `--json`).
@@ -178,6 +226,8 @@ fn deepen(
             EngineName::Monolithic => engine::monolithic::verify(prog, &opts),
             EngineName::Yogar => engine::yogar::verify(prog, &opts),
             EngineName::Cegar => engine::cegar::verify(prog, &opts),
+            EngineName::Dpor => explore::verify(prog, &opts, Explorer::Dpor, args.max_executions),
+            EngineName::Cdpor => explore::verify(prog, &opts, Explorer::Cdpor, args.max_executions),
         });
         let outcome = match outcome {
             Ok(o) => o,
@@ -404,6 +454,15 @@ fn stat_lines(s: &engine::EngineStats) -> Vec<(&'static str, Value)> {
             "refinement clause length",
             secs(s.refinement_literals as f64 / s.refinement_clauses as f64),
         ));
+    }
+    if let Some(e) = &s.explore {
+        v.extend([
+            ("explored executions", e.executions.into()),
+            ("blocked runs", e.blocked.into()),
+            ("explored steps", e.steps.into()),
+            ("races reversed", e.races.into()),
+            ("constrained independences", e.constrained.into()),
+        ]);
     }
     v.extend([
         ("graph time", secs(s.graph_time.as_secs_f64())),

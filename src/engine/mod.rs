@@ -96,6 +96,8 @@ pub struct EngineStats {
     pub sat_time: Duration,
     pub theory_time: Duration,
     pub total_time: Duration,
+    /// What an enumerative explorer counted (explorer engines only).
+    pub explore: Option<crate::explore::ExploreStats>,
 }
 
 #[derive(Clone, Debug)]

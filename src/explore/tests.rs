@@ -2,7 +2,7 @@
 //! blocking locks, atomic sections, and the search on tiny concurrent programs.
 
 use super::interp::{Machine, RunEnd};
-use super::search::{replay, Limits, ReplayResult};
+use super::replay::{replay, Limits, ReplayResult};
 use crate::frontend::load_source;
 use crate::ir::{DataModel, Program};
 
@@ -100,11 +100,17 @@ int main(void) {{
 }
 
 #[test]
-fn division_by_zero_traps() {
+fn division_by_zero_stops_the_thread() {
     let src = format!(
         "{HEADER}int a, b;\nint main(void) {{ a = 1; b = 0; a = a / b; assert(0); return 0; }}"
     );
-    assert!(matches!(run(&src), RunEnd::Trap(_)));
+    assert_eq!(run(&src), RunEnd::Finished);
+    let min = format!(
+        "{HEADER}int a, b;\nint main(void) {{ a = -2147483647 - 1; b = -1; a = a / b; assert(0); return 0; }}"
+    );
+    assert_eq!(run(&min), RunEnd::Finished);
+    let fine = min.replace("b = -1", "b = 2");
+    assert!(is_violation(&run(&fine)));
 }
 
 #[test]
@@ -152,14 +158,14 @@ int main(void) {{
 }
 
 #[test]
-fn assume_discards_and_nondet_comes_from_the_callback() {
+fn failed_assume_stops_the_thread_and_nondet_comes_from_the_callback() {
     let src = format!(
         "{HEADER}extern int __VERIFIER_nondet_int(void); extern void __VERIFIER_assume(int);
 int x;
 int main(void) {{ x = __VERIFIER_nondet_int(); __VERIFIER_assume(x > 3); assert(x != 7); return 0; }}"
     );
     let prog = load(&src);
-    assert_eq!(run_with(&prog, |r| r[0], 2), RunEnd::Discarded);
+    assert_eq!(run_with(&prog, |r| r[0], 2), RunEnd::Finished);
     assert_eq!(run_with(&prog, |r| r[0], 5), RunEnd::Finished);
     assert!(is_violation(&run_with(&prog, |r| r[0], 7)));
 }
@@ -267,6 +273,8 @@ void *w(void *a) {{ x = 1; assert(0); return 0; }}
 int main(void) {{ pthread_t t; pthread_create(&t, 0, w, 0); pthread_exit(0); }}"
     );
     assert!(is_violation(&run(&src)));
+    // A return from main stops main only: the worker's violation could as well have come
+    // before it.
     let ret = src.replace("pthread_exit(0);", "return 0;");
-    assert_eq!(run(&ret), RunEnd::Finished);
+    assert!(is_violation(&run(&ret)));
 }

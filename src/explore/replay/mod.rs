@@ -4,9 +4,11 @@
 
 use std::time::{Duration, Instant};
 
-use super::interp::{Machine, NondetRequest, RunEnd};
-use super::witness_read::WitnessEdge;
+use crate::explore::interp::{Machine, NondetRequest, RunEnd};
+
+pub mod witness_read;
 use crate::ir::{InstrKind, Loc, Program};
+use witness_read::WitnessEdge;
 
 /// Bounds of one search.
 #[derive(Clone, Debug)]
@@ -281,7 +283,7 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
                     steps,
                 };
             }
-            Err(RunEnd::Discarded) => {
+            Err(RunEnd::Bound { .. }) => {
                 discarded += 1;
                 Some(())
             }
@@ -297,7 +299,7 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
         }
     }
     let mut why = format!(
-        "search exhausted, no violation ({runs} runs, {steps} steps; {discarded} discarded by assumptions"
+        "search exhausted, no violation ({runs} runs, {steps} steps; {discarded} past a bound"
     );
     if cut > 0 {
         why.push_str(&format!(", {cut} cut at {} steps", limits.max_run_steps));

@@ -1,0 +1,392 @@
+//! Constrained DPOR (Albert, Gómez-Zamalloa, Isabel, Rubio, CAV 2018): independence
+//! constraints that make two dependent steps commute in the current state.
+//!
+//! Our constraints are evaluated, not synthesised: two steps α, β commute in a state s when
+//! running α·β and β·α from s ends in the same state (memory, threads, locks) and neither
+//! step synchronises (a lock, a creation, a thread's end). Commuting in s is not enough, since
+//! a third thread may change s first (in the paper's Example 4 that loses the only violating
+//! order). So a pair counts as independent only under *transitive uniformity*: no location
+//! the two executions depend on — every location either order reads, and every location only
+//! one order writes — may be written by any other live thread from its current position on
+//! (its static write footprint, including the callees and the threads it may create). Then
+//! every state the other threads can lead to agrees with s on everything the two orders
+//! read, so both orders run alike there and still end equal: the condition of the paper's
+//! Theorem 1.
+//!
+//! Used for the sleep-set extension (the paper's line 17): a sleeping thread whose next step
+//! commutes uniformly with the step taken stays asleep, since every run through the step and
+//! then that thread ends in a state a run through the thread first already reached. The
+//! paper's back-set reduction (line 9, dropping such races altogether) is not used: with
+//! dynamic access sets it loses the violation of the paper's own example from z = -1 (the
+//! q/r race commutes after p, the p/r race after q, and r.q.p is never run), which the
+//! explorer tests check.
+//!
+//! Because the constraints are about states, the dependency they refine must not itself
+//! depend on the state: an atomic section's accesses depend on the values it reads, so in
+//! constrained mode an atomic step conflicts with every memory access ([`Context::widen`]).
+
+use std::collections::{BTreeSet, HashMap};
+
+use super::hb::Event;
+use super::Node;
+use crate::explore::findings::ExploreStats;
+use crate::explore::interp::{Access, Machine, Target};
+use crate::explore::sched::{self, Step};
+use crate::ir::{FuncId, InstrId, InstrKind, Place, PlaceBase, Program, VarId};
+
+/// What code may write.
+#[derive(Clone, Debug, Default)]
+struct Writes {
+    globals: BTreeSet<VarId>,
+    /// Objects that are not globals (address-taken locals, the heap).
+    locals: bool,
+    /// Anything (a write through a pointer).
+    anything: bool,
+    /// Mutexes, the thread table.
+    sync: bool,
+}
+
+impl Writes {
+    fn place(&mut self, prog: &Program, p: &Place) {
+        match &p.base {
+            PlaceBase::Deref(_) => self.anything = true,
+            PlaceBase::Var(v) => {
+                let d = &prog.vars[*v];
+                if d.is_global() && !d.thread_local {
+                    self.globals.insert(*v);
+                } else if d.address_taken {
+                    self.locals = true;
+                }
+            }
+        }
+    }
+    fn add(&mut self, o: &Writes) {
+        self.globals.extend(o.globals.iter().copied());
+        self.locals |= o.locals;
+        self.anything |= o.anything;
+        self.sync |= o.sync;
+    }
+    /// Whether this may write the target.
+    fn may_write(&self, m: &Machine, t: &Target) -> bool {
+        match t {
+            Target::Mem { obj, .. } => {
+                self.anything
+                    || match m.global_of(*obj) {
+                        Some(v) => self.globals.contains(&v),
+                        None => self.locals,
+                    }
+            }
+            _ => true,
+        }
+    }
+}
+
+/// Whether two steps commute.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Commute {
+    No,
+    /// In the state at hand only.
+    Here,
+    /// In the state at hand and every state the other threads can lead to.
+    Uniformly,
+}
+
+/// Static write footprints of the program's code.
+pub struct Context<'p> {
+    prog: &'p Program,
+    /// Per function: what its instructions write directly, the functions it calls or starts.
+    direct: HashMap<FuncId, (Writes, Vec<FuncId>)>,
+}
+
+impl<'p> Context<'p> {
+    pub fn new(prog: &'p Program) -> Context<'p> {
+        let mut direct = HashMap::new();
+        for (f, _, body) in prog.defined_funcs() {
+            let mut w = Writes::default();
+            let mut calls = Vec::new();
+            for i in body.instrs.values() {
+                instr_writes(prog, &i.kind, &mut w, &mut calls);
+            }
+            direct.insert(f, (w, calls));
+        }
+        Context { prog, direct }
+    }
+
+    /// What `f` and everything it calls or starts may write.
+    fn closure(&self, f: FuncId, out: &mut Writes, seen: &mut BTreeSet<FuncId>) {
+        if !seen.insert(f) {
+            return;
+        }
+        if let Some((w, calls)) = self.direct.get(&f) {
+            out.add(w);
+            for &g in calls {
+                self.closure(g, out, seen);
+            }
+        }
+    }
+
+    /// What thread `t` may still write from where it is (the instructions reachable from
+    /// each frame's position, their callees and the threads they may start).
+    fn remaining(&self, m: &Machine, t: usize) -> Writes {
+        let mut out = Writes::default();
+        let mut seen = BTreeSet::new();
+        for (f, pc) in m.frames(t) {
+            let Some(body) = self.prog.funcs[f].body.as_ref() else {
+                continue;
+            };
+            let mut todo = vec![pc];
+            let mut reach: BTreeSet<InstrId> = BTreeSet::new();
+            while let Some(i) = todo.pop() {
+                if (i.as_u32() as usize) < body.instrs.len() && reach.insert(i) {
+                    todo.extend(body.successors(i));
+                }
+            }
+            let mut calls = Vec::new();
+            for i in reach {
+                instr_writes(self.prog, &body.instrs[i].kind, &mut out, &mut calls);
+            }
+            for g in calls {
+                self.closure(g, &mut out, &mut seen);
+            }
+        }
+        out
+    }
+
+    /// Sleep-set extension: an entry that conflicts with `n` stays asleep when its step and
+    /// `n` commute uniformly in the node's state.
+    pub(super) fn extend_sleep(
+        &self,
+        s: &Machine,
+        node: &Node,
+        n: &Event,
+        sleep: &mut Vec<(usize, Vec<Access>)>,
+        stats: &mut ExploreStats,
+    ) {
+        for (q, acc) in &node.sleep {
+            if sleep.iter().any(|(x, _)| x == q) || !sched::conflict(acc, &n.step.accesses) {
+                continue;
+            }
+            let mut m = s.clone();
+            let Ok(step) = sched::run_step(&mut m, *q, &[]) else {
+                continue;
+            };
+            if step.choices.is_empty() && self.commute(s, &step, &n.step) == Commute::Uniformly {
+                sleep.push((*q, acc.clone()));
+                stats.constrained += 1;
+            }
+        }
+    }
+
+    /// Whether steps `a` and `b` (of two threads) commute in `s`, and whether also in every
+    /// state the other live threads can lead to from `s`.
+    fn commute(&self, s: &Machine, a: &Step, b: &Step) -> Commute {
+        let syncs = |x: &Step| {
+            x.acquire.is_some()
+                || x.release.is_some()
+                || !x.created.is_empty()
+                || x.end.is_some()
+                || x.accesses.iter().any(|a| {
+                    !matches!(
+                        a.target,
+                        Target::Mem { .. } | Target::Everything | Target::Globals
+                    )
+                })
+        };
+        if syncs(a) || syncs(b) || a.thread == b.thread {
+            return Commute::No;
+        }
+        let run = |first: &Step, second: &Step| -> Option<(Machine, Vec<Access>)> {
+            let mut m = s.clone();
+            let x = sched::run_step(&mut m, first.thread, &choices(first)).ok()?;
+            let y = sched::run_step(&mut m, second.thread, &choices(second)).ok()?;
+            if x.end.is_some() || y.end.is_some() || syncs(&x) || syncs(&y) {
+                return None;
+            }
+            let mut acc = x.accesses;
+            acc.extend(y.accesses);
+            Some((m, acc))
+        };
+        let (Some((m1, acc1)), Some((m2, acc2))) = (run(a, b), run(b, a)) else {
+            return Commute::No;
+        };
+        if !m1.same_state(&m2) {
+            return Commute::No;
+        }
+        // What the two orders depend on: their reads, and what only one of them writes.
+        let written = |acc: &[Access]| -> Vec<Target> {
+            acc.iter().filter(|x| x.write).map(|x| x.target).collect()
+        };
+        let (w1, w2) = (written(&acc1), written(&acc2));
+        let depends: Vec<Target> = acc1
+            .iter()
+            .chain(&acc2)
+            .filter(|x| !x.write)
+            .map(|x| x.target)
+            .chain(w1.iter().filter(|t| !w2.contains(t)).copied())
+            .chain(w2.iter().filter(|t| !w1.contains(t)).copied())
+            .collect();
+        let uniform = (0..s.num_threads())
+            .filter(|&t| t != a.thread && t != b.thread && !s.is_over(t))
+            .all(|t| {
+                let w = self.remaining(s, t);
+                !depends.iter().any(|d| w.may_write(s, d))
+            });
+        if uniform {
+            Commute::Uniformly
+        } else {
+            Commute::Here
+        }
+    }
+
+    /// In constrained mode an atomic step also conflicts through the static footprint of its
+    /// section (from the position `before` it started at): every global variable when the
+    /// code from there on names only variables, else all memory. The dependency must not
+    /// depend on the values the section reads.
+    pub fn widen(&self, before: &Machine, step: &mut Step) {
+        if !step.atomic {
+            return;
+        }
+        let target = if self.names_only_globals(before, step.thread) {
+            Target::Globals
+        } else {
+            Target::Everything
+        };
+        step.accesses.push(Access {
+            target,
+            write: true,
+            value: 0,
+        });
+    }
+
+    /// Whether every memory access of the code thread `t` can still run is to a global
+    /// variable (no pointer, no address-taken local, no heap).
+    fn names_only_globals(&self, m: &Machine, t: usize) -> bool {
+        let mut funcs = BTreeSet::new();
+        let mut ok = true;
+        let mut check = |k: &InstrKind| ok &= only_globals(self.prog, k);
+        for (f, pc) in m.frames(t) {
+            let Some(body) = self.prog.funcs[f].body.as_ref() else {
+                continue;
+            };
+            let mut todo = vec![pc];
+            let mut reach: BTreeSet<InstrId> = BTreeSet::new();
+            while let Some(i) = todo.pop() {
+                if (i.as_u32() as usize) < body.instrs.len() && reach.insert(i) {
+                    todo.extend(body.successors(i));
+                }
+            }
+            for i in reach {
+                let k = &body.instrs[i].kind;
+                check(k);
+                if let InstrKind::Call { callee, .. } = k {
+                    match callee {
+                        crate::ir::Callee::Direct(g) => {
+                            funcs.insert(*g);
+                        }
+                        crate::ir::Callee::Indirect(_) => return false,
+                    }
+                }
+            }
+        }
+        let mut seen = BTreeSet::new();
+        while let Some(g) = funcs.pop_first() {
+            if !seen.insert(g) {
+                continue;
+            }
+            if let Some(body) = self.prog.funcs[g].body.as_ref() {
+                for i in body.instrs.values() {
+                    check(&i.kind);
+                    if let InstrKind::Call { callee, .. } = &i.kind {
+                        match callee {
+                            crate::ir::Callee::Direct(h) => {
+                                funcs.insert(*h);
+                            }
+                            crate::ir::Callee::Indirect(_) => return false,
+                        }
+                    }
+                }
+            }
+        }
+        ok
+    }
+}
+
+/// Whether an instruction accesses memory only through global variables.
+fn only_globals(prog: &Program, k: &InstrKind) -> bool {
+    let mut ok = !matches!(
+        k,
+        InstrKind::Memset { .. } | InstrKind::Memcpy { .. } | InstrKind::Free(_)
+    );
+    let mut place = |p: &Place| match &p.base {
+        PlaceBase::Deref(_) => ok = false,
+        PlaceBase::Var(v) => {
+            let d = &prog.vars[*v];
+            if !d.is_global() && d.address_taken {
+                ok = false
+            }
+        }
+    };
+    if let InstrKind::Assign { dst, .. } | InstrKind::Nondet { dst } = k {
+        place(dst);
+    }
+    k.walk_exprs(&mut |e| {
+        if let crate::ir::ExprKind::Read(p) | crate::ir::ExprKind::AddrOf(p) = &e.kind {
+            place(p);
+        }
+    });
+    ok
+}
+
+/// The nondet values a step took.
+fn choices(s: &Step) -> Vec<u64> {
+    s.choices.iter().map(|c| c.value).collect()
+}
+
+fn instr_writes(prog: &Program, k: &InstrKind, w: &mut Writes, calls: &mut Vec<FuncId>) {
+    match k {
+        InstrKind::Assign { dst, .. } | InstrKind::Nondet { dst } => w.place(prog, dst),
+        InstrKind::ThreadSelf { dst } => w.place(prog, dst),
+        InstrKind::Alloc { dst, .. } => {
+            if let Some(d) = dst {
+                w.place(prog, d);
+            }
+            w.locals = true;
+        }
+        InstrKind::Call { dst, callee, .. } => {
+            if let Some(d) = dst {
+                w.place(prog, d);
+            }
+            match callee {
+                crate::ir::Callee::Direct(g) => calls.push(*g),
+                crate::ir::Callee::Indirect(_) => w.anything = true,
+            }
+        }
+        InstrKind::ThreadCreate { handle, entry, .. } => {
+            w.place(prog, handle);
+            w.sync = true;
+            match entry {
+                crate::ir::Callee::Direct(g) => calls.push(*g),
+                crate::ir::Callee::Indirect(_) => w.anything = true,
+            }
+        }
+        InstrKind::ThreadJoin {
+            retval: Some(_), ..
+        } => w.anything = true,
+        InstrKind::Free(_) | InstrKind::Memset { .. } | InstrKind::Memcpy { .. } => {
+            w.anything = true
+        }
+        InstrKind::MutexInit(_)
+        | InstrKind::MutexLock(_)
+        | InstrKind::MutexUnlock(_)
+        | InstrKind::MutexTryLock { .. }
+        | InstrKind::MutexDestroy(_)
+        | InstrKind::CondWait { .. } => {
+            w.sync = true;
+            if let InstrKind::MutexTryLock { dst: Some(d), .. } = k {
+                w.place(prog, d);
+            }
+        }
+        InstrKind::Return(_) => w.locals = true,
+        _ => {}
+    }
+}

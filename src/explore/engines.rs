@@ -1,0 +1,64 @@
+//! The explorers as verification engines: `dpor` and `cdpor` answer with the same
+//! [`Outcome`] as the SAT engines, so that the verdict line, the printed trace and the
+//! witness come from the same code.
+
+use std::time::Instant;
+
+use super::findings::Budget;
+use super::interp::Bounds;
+use crate::engine::{EngineOptions, Outcome};
+use crate::ir::Program;
+
+/// The enumerative explorers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Explorer {
+    /// Source-DPOR with sleep sets.
+    Dpor,
+    /// Constrained DPOR: source-DPOR with independence constraints.
+    Cdpor,
+}
+
+impl Explorer {
+    pub fn name(self) -> &'static str {
+        match self {
+            Explorer::Dpor => "dpor",
+            Explorer::Cdpor => "cdpor",
+        }
+    }
+}
+
+/// The bounds of the SAT engines' options.
+pub fn bounds(opts: &EngineOptions) -> Bounds {
+    Bounds {
+        unwind: opts.symex.unwind,
+        unwindset: opts.symex.unwindset.clone(),
+        assertions: opts.symex.unwinding_assertions,
+    }
+}
+
+/// Verifies `prog` with an explorer within the options' bounds and timeout, and at most
+/// `max_executions` runs.
+pub fn verify(
+    prog: &Program,
+    opts: &EngineOptions,
+    explorer: Explorer,
+    max_executions: Option<u64>,
+) -> Outcome {
+    let bounds = bounds(opts);
+    let budget = Budget {
+        max_executions,
+        deadline: opts.timeout.map(|t| Instant::now() + t),
+    };
+    let findings = super::dpor::explore(
+        prog,
+        &super::dpor::Options {
+            bounds: bounds.clone(),
+            budget,
+            constrained: explorer == Explorer::Cdpor,
+            all: false,
+            keep_runs: false,
+        },
+    )
+    .findings;
+    findings.outcome(&bounds)
+}

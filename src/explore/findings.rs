@@ -1,0 +1,126 @@
+//! What an exploration found, and the verdict it supports: FALSE for a run that reached a
+//! violation; TRUE only when the whole bounded state space was explored without a trap (an
+//! unsupported construct), an asserted bound exceeded, a nondet input that could not be
+//! enumerated, or the budget running out; otherwise UNKNOWN with the first such reason.
+
+use crate::verdict::UnknownReason;
+use std::time::{Duration, Instant};
+
+use super::interp::{BoundHit, Bounds, Machine, RunEnd};
+use crate::engine::{EngineStats, Outcome, Trace, Verdict};
+use crate::ir::Loc;
+use crate::symex::CheckKind;
+
+/// Limits of one exploration.
+#[derive(Clone, Debug, Default)]
+pub struct Budget {
+    /// Runs (complete or blocked) explored at most.
+    pub max_executions: Option<u64>,
+    pub deadline: Option<Instant>,
+}
+
+/// What an explorer counted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExploreStats {
+    /// Runs explored to their end (maximal executions, or runs ended by a violation, trap or
+    /// bound).
+    pub executions: u64,
+    /// Runs cut because every enabled thread was asleep (redundant by the sleep sets).
+    pub blocked: u64,
+    /// Runs or instances refuted without being run (RVF-SMC: VerifySC found no witness).
+    pub redundant: u64,
+    /// Visible steps executed.
+    pub steps: u64,
+    /// Races reversed (backtrack points added).
+    pub races: u64,
+    /// Races or sleep-set entries decided by independence constraints (cdpor).
+    pub constrained: u64,
+    pub time: Duration,
+}
+
+/// The findings of one exploration.
+#[derive(Clone, Debug, Default)]
+pub struct Findings {
+    pub violation: Option<Trace>,
+    /// The first reason a TRUE would not be sound.
+    pub incomplete: Option<UnknownReason>,
+    /// The first bound exceeded (an `unwind bound too small` reason).
+    pub bound: Option<UnknownReason>,
+    pub stats: ExploreStats,
+}
+
+impl Findings {
+    /// Records the end of a run; true when the exploration should stop (a violation).
+    pub fn run_end(&mut self, m: &Machine, end: &RunEnd, at: Loc) -> bool {
+        let prog = m.program();
+        match end {
+            RunEnd::Violation { .. } => return true,
+            RunEnd::Trap(msg) => {
+                let msg = msg.strip_prefix("unsupported: ").unwrap_or(msg);
+                self.incomplete
+                    .get_or_insert_with(|| UnknownReason::Unsupported {
+                        what: msg.to_string(),
+                        at: Some(prog.loc_str(at)),
+                    });
+            }
+            RunEnd::Bound { hit, loc, .. } => {
+                let kind = match hit {
+                    BoundHit::Loop { func, lp } => CheckKind::Unwind {
+                        func: *func,
+                        lp: *lp,
+                    },
+                    BoundHit::Recursion(f) => CheckKind::Recursion(*f),
+                };
+                self.bound
+                    .get_or_insert_with(|| crate::engine::check_reason(prog, &kind, *loc));
+            }
+            RunEnd::Finished | RunEnd::Deadlock => {}
+        }
+        false
+    }
+
+    pub fn give_up(&mut self, why: UnknownReason) {
+        self.incomplete.get_or_insert(why);
+    }
+
+    /// The engine outcome.
+    pub fn outcome(self, bounds: &Bounds) -> Outcome {
+        let stats = EngineStats {
+            total_time: self.stats.time,
+            explore: Some(self.stats.clone()),
+            ..Default::default()
+        };
+        let verdict = if let Some(trace) = self.violation {
+            Verdict::False { trace }
+        } else if let Some(why) = self.incomplete {
+            Verdict::Unknown(why)
+        } else if let Some(why) = self.bound {
+            Verdict::Unknown(why)
+        } else {
+            Verdict::True {
+                complete: bounds.assertions,
+            }
+        };
+        Outcome { verdict, stats }
+    }
+}
+
+/// `budget` exhausted: the reason, if so.
+pub fn out_of_budget(budget: &Budget, stats: &ExploreStats) -> Option<UnknownReason> {
+    let runs = stats.executions + stats.blocked;
+    if budget.max_executions.is_some_and(|n| runs >= n) {
+        return Some(UnknownReason::ExecutionBudget { runs });
+    }
+    if budget.deadline.is_some_and(|d| Instant::now() >= d) {
+        return Some(UnknownReason::Timeout);
+    }
+    None
+}
+
+/// The reason for a nondet input the explorer cannot enumerate.
+pub fn unenumerable(m: &Machine, loc: Loc) -> UnknownReason {
+    UnknownReason::Unsupported {
+        what: "nondet input with too many values to enumerate".into(),
+        at: Some(m.program().loc_str(loc)),
+    }
+}

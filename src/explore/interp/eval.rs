@@ -1,0 +1,268 @@
+//! Expression evaluation of the interpreter: C integer semantics on 64-bit patterns, pointer
+//! arithmetic within an object, and the shared reads an evaluation may do in one step.
+
+use super::{trap, Access, Machine, Prov, Scalar, Stop, Target, Value, R};
+use crate::ir::{BinOp, Expr, ExprKind, Type, TypeId, UnOp};
+
+/// Evaluation context of one instruction of thread `t`: the values of the shared reads done
+/// in earlier steps of the same instruction (`memo`, consumed in evaluation order from
+/// `pos`), how many fresh shared reads this step may still do, and the reads it did.
+pub(super) struct Cx {
+    pub t: usize,
+    pub memo: Vec<Value>,
+    pub pos: usize,
+    pub budget: u32,
+    /// A shared write was done.
+    pub wrote: bool,
+    /// The fresh shared reads of this step.
+    pub reads: Vec<Access>,
+}
+
+impl Cx {
+    pub fn new(t: usize, memo: Vec<Value>, budget: u32) -> Cx {
+        Cx {
+            t,
+            memo,
+            pos: 0,
+            budget,
+            wrote: false,
+            reads: Vec::new(),
+        }
+    }
+    pub fn unlimited(t: usize, memo: Vec<Value>) -> Cx {
+        Cx::new(t, memo, u32::MAX)
+    }
+    /// Before a shared write: a step does either one fresh read or writes, so that other
+    /// threads can interleave between the read and the write of `x = x + 1`.
+    pub fn before_write(&mut self) -> R<()> {
+        if self.budget == 0 {
+            return Err(Stop::Yield);
+        }
+        self.wrote = true;
+        Ok(())
+    }
+}
+
+/// Truncate to `bits` and extend by `signed` (the canonical form of a scalar's bits).
+pub(super) fn norm(v: u64, bits: u32, signed: bool) -> u64 {
+    if bits >= 64 || bits == 0 {
+        return v;
+    }
+    let mask = (1u64 << bits) - 1;
+    let v = v & mask;
+    if signed && (v >> (bits - 1)) & 1 == 1 {
+        v | !mask
+    } else {
+        v
+    }
+}
+
+impl<'p> Machine<'p> {
+    pub(super) fn eval_scalar(&self, cx: &mut Cx, e: &Expr) -> R<Scalar> {
+        match self.eval(cx, e)? {
+            Value::Scalar(s) => Ok(s),
+            Value::Bytes(..) => trap("aggregate where a scalar is expected"),
+        }
+    }
+
+    /// The value of an expression in thread `t`'s current frame.
+    pub(super) fn eval(&self, cx: &mut Cx, e: &Expr) -> R<Value> {
+        let types = &self.prog.types;
+        let bits = types.bits(e.ty);
+        let signed = types.is_signed(e.ty);
+        let int = |v: u64| Ok(Value::Scalar(Scalar::int(norm(v, bits, signed))));
+        match &e.kind {
+            ExprKind::Const(v) => Ok(Value::Scalar(Scalar::int(*v))),
+            ExprKind::Read(p) => {
+                let (o, off) = self.place(cx, p)?;
+                if self.undefined(o, off, p.ty) {
+                    return Err(Stop::Undefined(o, off, p.ty));
+                }
+                if !self.shared(p) {
+                    return self.load(o, off, p.ty);
+                }
+                if let Some(v) = cx.memo.get(cx.pos) {
+                    cx.pos += 1;
+                    return Ok(v.clone());
+                }
+                if cx.budget == 0 {
+                    return Err(Stop::Yield);
+                }
+                cx.budget -= 1;
+                let v = self.load(o, off, p.ty)?;
+                if !self.obj(o).private {
+                    let (len, value) = match &v {
+                        Value::Scalar(s) => (types.size_of(p.ty).unwrap_or(0), s.bits),
+                        Value::Bytes(b, _) => (b.len() as u64, super::memory::summary(b)),
+                    };
+                    cx.reads.push(Access {
+                        target: Target::Mem { obj: o, off, len },
+                        write: false,
+                        value,
+                    });
+                }
+                cx.memo.push(v.clone());
+                cx.pos += 1;
+                Ok(v)
+            }
+            ExprKind::AddrOf(p) => {
+                let (o, off) = self.place(cx, p)?;
+                Ok(Value::Scalar(Scalar {
+                    bits: off,
+                    prov: Some(Prov::Obj(o)),
+                }))
+            }
+            ExprKind::FuncAddr(f) => Ok(Value::Scalar(Scalar {
+                bits: 0,
+                prov: Some(Prov::Func(*f)),
+            })),
+            ExprKind::Unary(op, a) => {
+                let a = self.eval_scalar(cx, a)?;
+                match op {
+                    UnOp::LogNot => int(!a.truthy() as u64),
+                    _ if a.prov.is_some() => trap("arithmetic on a pointer"),
+                    UnOp::Neg => int(a.bits.wrapping_neg()),
+                    UnOp::BitNot => int(!a.bits),
+                }
+            }
+            ExprKind::Ite(c, a, b) => {
+                if self.eval_scalar(cx, c)?.truthy() {
+                    self.eval(cx, a)
+                } else {
+                    self.eval(cx, b)
+                }
+            }
+            ExprKind::Cast(a) => {
+                let v = self.eval_scalar(cx, a)?;
+                if types.is_float(e.ty) || types.is_float(a.ty) {
+                    return trap("unsupported: floating point");
+                }
+                if matches!(types.get(e.ty), Type::Bool) {
+                    return int(v.truthy() as u64);
+                }
+                if types.is_void(e.ty) {
+                    return Ok(Value::Scalar(v));
+                }
+                if v.prov.is_some() && bits < types.ptr_bits() as u32 {
+                    return trap("pointer truncated by a cast");
+                }
+                Ok(Value::Scalar(Scalar {
+                    bits: norm(v.bits, bits, signed),
+                    prov: v.prov,
+                }))
+            }
+            ExprKind::PtrAdd(p, d) => {
+                let p = self.eval_scalar(cx, p)?;
+                let d = self.eval_scalar(cx, d)?;
+                if d.prov.is_some() {
+                    return trap("pointer added to a pointer");
+                }
+                let pb = types.ptr_bits() as u32;
+                Ok(Value::Scalar(Scalar {
+                    bits: norm(p.bits.wrapping_add(d.bits), pb, false),
+                    prov: p.prov,
+                }))
+            }
+            ExprKind::PtrDiff(a, b) => {
+                let a = self.eval_scalar(cx, a)?;
+                let b = self.eval_scalar(cx, b)?;
+                if a.prov != b.prov {
+                    return trap("difference of pointers into different objects");
+                }
+                int(a.bits.wrapping_sub(b.bits))
+            }
+            ExprKind::Binary(op, a, b) => {
+                let opty = a.ty;
+                let a = self.eval_scalar(cx, a)?;
+                let b = self.eval_scalar(cx, b)?;
+                self.binary(*op, opty, a, b, bits, signed)
+            }
+        }
+    }
+
+    fn binary(
+        &self,
+        op: BinOp,
+        opty: TypeId,
+        a: Scalar,
+        b: Scalar,
+        bits: u32,
+        signed: bool,
+    ) -> R<Value> {
+        use BinOp::*;
+        let types = &self.prog.types;
+        let obits = types.bits(opty).max(1);
+        let res = |v: u64| Ok(Value::Scalar(Scalar::int(norm(v, bits, signed))));
+        let boolean = |c: bool| Ok(Value::Scalar(Scalar::int(c as u64)));
+        let mask = |v: u64| norm(v, obits, false);
+        match op {
+            LogAnd => return boolean(a.truthy() && b.truthy()),
+            LogOr => return boolean(a.truthy() || b.truthy()),
+            Eq => return boolean(a == b),
+            Ne => return boolean(a != b),
+            _ => {}
+        }
+        if a.prov.is_some() || b.prov.is_some() {
+            return match op {
+                ULt | ULe | UGt | UGe | SLt | SLe | SGt | SGe if a.prov == b.prov => self.binary(
+                    op,
+                    opty,
+                    Scalar::int(a.bits),
+                    Scalar::int(b.bits),
+                    bits,
+                    signed,
+                ),
+                Add if b.prov.is_none() => Ok(Value::Scalar(Scalar {
+                    bits: norm(a.bits.wrapping_add(b.bits), bits, signed),
+                    prov: a.prov,
+                })),
+                Sub if b.prov.is_none() => Ok(Value::Scalar(Scalar {
+                    bits: norm(a.bits.wrapping_sub(b.bits), bits, signed),
+                    prov: a.prov,
+                })),
+                Sub if a.prov == b.prov => res(a.bits.wrapping_sub(b.bits)),
+                _ => trap(format!("unsupported: '{}' on pointers", op.symbol())),
+            };
+        }
+        let (x, y) = (a.bits, b.bits);
+        let (sx, sy) = (x as i64, y as i64);
+        // The right operand of a shift keeps its own (promoted) type.
+        let shift = |n: u64| -> R<u32> {
+            if (n as i64) < 0 || n >= obits as u64 {
+                trap("shift by the width of the operand or more")
+            } else {
+                Ok(n as u32)
+            }
+        };
+        // Division by zero and signed MIN / -1 trap on the machine: the thread stops there,
+        // as in symbolic execution.
+        let min = 1u64 << (obits - 1);
+        let signed_overflow =
+            matches!(op, SDiv | SRem) && norm(x, obits, false) == min && mask(y) == mask(u64::MAX);
+        match op {
+            SDiv | SRem | UDiv | URem if mask(y) == 0 || signed_overflow => Err(Stop::ThreadStops),
+            Add => res(x.wrapping_add(y)),
+            Sub => res(x.wrapping_sub(y)),
+            Mul => res(x.wrapping_mul(y)),
+            SDiv => res(sx.wrapping_div(sy) as u64),
+            SRem => res(sx.wrapping_rem(sy) as u64),
+            UDiv => res(mask(x) / mask(y)),
+            URem => res(mask(x) % mask(y)),
+            Shl => res(x << shift(y)?),
+            AShr => res((sx >> shift(y)?) as u64),
+            LShr => res(mask(x) >> shift(y)?),
+            BitAnd => res(x & y),
+            BitOr => res(x | y),
+            BitXor => res(x ^ y),
+            SLt => boolean(sx < sy),
+            SLe => boolean(sx <= sy),
+            SGt => boolean(sx > sy),
+            SGe => boolean(sx >= sy),
+            ULt => boolean(mask(x) < mask(y)),
+            ULe => boolean(mask(x) <= mask(y)),
+            UGt => boolean(mask(x) > mask(y)),
+            UGe => boolean(mask(x) >= mask(y)),
+            Eq | Ne | LogAnd | LogOr => unreachable!("handled above"),
+        }
+    }
+}

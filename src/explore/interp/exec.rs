@@ -1,0 +1,246 @@
+//! Data and control instructions: assignments, nondet values, assumptions and assertions,
+//! jumps with the loop bounds, heap and memory operations. Calls, returns, threads and
+//! synchronisation are in `threads`.
+
+use super::eval::Cx;
+use super::memory::MAX_OBJECT;
+use super::{trap, BoundHit, Machine, NondetRequest, Prov, RunEnd, Scalar, Stop, Value, R};
+use crate::ir::{FuncId, InstrId, InstrKind, LoopId, Type};
+
+impl<'p> Machine<'p> {
+    pub(super) fn exec_in(
+        &mut self,
+        cx: &mut Cx,
+        nondet: &mut dyn FnMut(&NondetRequest) -> u64,
+    ) -> R<()> {
+        let t = cx.t;
+        let Some((f, i)) = self.next_instr(t) else {
+            return trap(format!("thread {t} cannot run"));
+        };
+        let body = self.prog.funcs[f].body.as_ref().expect("frames run bodies");
+        let body_len = body.instrs.len();
+        let instr = &body.instrs[i];
+        self.enter_loops(t, f, i);
+        self.steps += 1;
+        match &instr.kind {
+            InstrKind::Skip => self.advance(t),
+            InstrKind::Decl(v) => {
+                let o = self.var_object(t, *v)?;
+                self.undefine(o);
+                self.advance(t);
+            }
+            InstrKind::Assign { dst, src } => {
+                let v = self.eval(cx, src)?;
+                let (o, off) = self.place(cx, dst)?;
+                if self.shared(dst) {
+                    cx.before_write()?;
+                }
+                self.store(o, off, dst.ty, &v)?;
+                self.advance(t);
+            }
+            InstrKind::Nondet { dst } => {
+                let ty = dst.ty;
+                let types = &self.prog.types;
+                if !types.is_integer(ty) && !types.is_pointer(ty) {
+                    return trap("nondet value of a non-scalar type");
+                }
+                let (bits, signed) = (types.bits(ty), types.is_signed(ty));
+                let (o, off) = self.place(cx, dst)?;
+                if self.shared(dst) {
+                    cx.before_write()?;
+                }
+                let raw = nondet(&NondetRequest {
+                    thread: t,
+                    loc: instr.loc,
+                    bits,
+                    signed,
+                    boolean: matches!(types.get(ty), Type::Bool),
+                });
+                let v = if matches!(types.get(ty), Type::Bool) {
+                    (raw != 0) as u64
+                } else {
+                    super::eval::norm(raw, bits, signed)
+                };
+                self.store(o, off, ty, &Value::Scalar(Scalar::int(v)))?;
+                self.advance(t);
+            }
+            InstrKind::Assume(c) => {
+                if !self.eval_scalar(cx, c)?.truthy() {
+                    return Err(Stop::ThreadStops);
+                }
+                self.advance(t);
+            }
+            InstrKind::Assert { cond, .. } => {
+                if !self.eval_scalar(cx, cond)?.truthy() {
+                    return Err(Stop::End(RunEnd::Violation {
+                        thread: t,
+                        loc: instr.loc,
+                    }));
+                }
+                self.advance(t);
+            }
+            InstrKind::Goto {
+                target,
+                cond,
+                back_edge,
+            } => {
+                let jump = match cond {
+                    Some(c) => self.eval_scalar(cx, c)?.truthy(),
+                    None => true,
+                };
+                match (jump, back_edge) {
+                    (false, _) => self.advance(t),
+                    (true, Some(lp)) => self.back_edge(t, f, *lp, *target)?,
+                    (true, None) => self.frame_mut(t).pc = *target,
+                }
+            }
+            InstrKind::Call { dst, callee, args } => {
+                let g = self.callee(cx, callee)?;
+                let vals = args
+                    .iter()
+                    .map(|a| self.eval(cx, a))
+                    .collect::<R<Vec<_>>>()?;
+                let indirect_atomic =
+                    matches!(callee, crate::ir::Callee::Indirect(_)) && self.prog.funcs[g].atomic;
+                self.push_call(t, g, vals, dst.clone(), indirect_atomic)?;
+            }
+            InstrKind::Return(e) => {
+                let v = match e {
+                    Some(e) => Some(self.eval(cx, e)?),
+                    None => None,
+                };
+                self.do_return(cx, v)?;
+            }
+            InstrKind::Halt => return Err(Stop::ThreadStops),
+            InstrKind::Alloc { dst, size, .. } => {
+                let n = self.eval_scalar(cx, size)?;
+                if n.prov.is_some() || n.bits > MAX_OBJECT {
+                    return trap("allocation too large");
+                }
+                let target = match dst {
+                    Some(d) => {
+                        let p = self.place(cx, d)?;
+                        if self.shared(d) {
+                            cx.before_write()?;
+                        }
+                        Some((p, d.ty))
+                    }
+                    None => None,
+                };
+                let o = self.new_object(t as u32 + 1, n.bits, false);
+                if let Some(((po, off), ty)) = target {
+                    let v = Scalar {
+                        bits: 0,
+                        prov: Some(Prov::Obj(o)),
+                    };
+                    self.store(po, off, ty, &Value::Scalar(v))?;
+                }
+                self.advance(t);
+            }
+            InstrKind::Free(p) => {
+                let s = self.eval_scalar(cx, p)?;
+                if s.prov.is_some() || s.bits != 0 {
+                    let (o, off) = self.deref(s)?;
+                    if off != 0 || !self.obj(o).alive {
+                        return trap("free of a pointer that is not a live allocation");
+                    }
+                    cx.before_write()?;
+                    self.kill(o);
+                }
+                self.advance(t);
+            }
+            InstrKind::Memset { dst, byte, len } => {
+                let (o, off) = self.deref(self.eval_scalar(cx, dst)?)?;
+                let b = self.eval_scalar(cx, byte)?.bits as u8;
+                let n = self.eval_scalar(cx, len)?.bits;
+                if n > MAX_OBJECT {
+                    return trap("memory operation too large");
+                }
+                cx.before_write()?;
+                let bytes = vec![b; n as usize];
+                self.write_bytes(o, off, &bytes, &[])?;
+                self.advance(t);
+            }
+            InstrKind::Memcpy { dst, src, len } => {
+                let (d, doff) = self.deref(self.eval_scalar(cx, dst)?)?;
+                let (s, soff) = self.deref(self.eval_scalar(cx, src)?)?;
+                let n = self.eval_scalar(cx, len)?.bits;
+                if n > MAX_OBJECT {
+                    return trap("memory operation too large");
+                }
+                cx.before_write()?;
+                let (bytes, provs) = self.read_bytes(s, soff, n)?;
+                self.log(s, soff, n, false, super::memory::summary(&bytes));
+                self.write_bytes(d, doff, &bytes, &provs)?;
+                self.advance(t);
+            }
+            _ => self.exec_thread_op(cx, &instr.kind)?,
+        }
+        // Falling off the end of a body is a return without value.
+        if let Some(fr) = self.threads[t].frames.last() {
+            if fr.func == f && fr.pc.as_u32() as usize >= body_len && !self.is_over(t) {
+                self.do_return(cx, None)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Before an instruction: a loop head reached other than by its back edge is a new entry
+    /// of the loop (its count starts again), as in symbolic execution.
+    fn enter_loops(&mut self, t: usize, f: FuncId, i: InstrId) {
+        if self.bounds.is_none() {
+            return;
+        }
+        let body = self.prog.funcs[f].body.as_ref().expect("frames run bodies");
+        let frame = self.frame_mut(t);
+        if !std::mem::take(&mut frame.via_back) {
+            for (lp, info) in body.loops.iter() {
+                if info.head == i {
+                    match frame.loops.iter_mut().find(|(l, _)| *l == lp) {
+                        Some(c) => c.1 = 0,
+                        None => frame.loops.push((lp, 0)),
+                    }
+                }
+            }
+        }
+    }
+
+    /// A taken back edge: within the bound it jumps; past it the run ends (asserted bound) or
+    /// the thread stops (executions within the bound only).
+    fn back_edge(&mut self, t: usize, f: FuncId, lp: LoopId, target: InstrId) -> R<()> {
+        let Some(bounds) = &self.bounds else {
+            self.frame_mut(t).pc = target;
+            return Ok(());
+        };
+        let key = self.prog.loop_name(f, lp);
+        let bound = bounds.unwindset.get(&key).copied().unwrap_or(bounds.unwind);
+        let assertions = bounds.assertions;
+        let frame = self.frame_mut(t);
+        let count = match frame.loops.iter_mut().find(|(l, _)| *l == lp) {
+            Some(c) => &mut c.1,
+            None => {
+                frame.loops.push((lp, 0));
+                &mut frame.loops.last_mut().expect("pushed").1
+            }
+        };
+        if *count + 1 < bound {
+            *count += 1;
+            frame.pc = target;
+            frame.via_back = true;
+            return Ok(());
+        }
+        self.bound_hit(t, BoundHit::Loop { func: f, lp }, assertions)
+    }
+
+    pub(super) fn bound_hit(&mut self, t: usize, hit: BoundHit, assertions: bool) -> R<()> {
+        if !assertions {
+            return Err(Stop::ThreadStops);
+        }
+        let loc = self.position(t).map(|(_, l)| l).unwrap_or_default();
+        Err(Stop::End(RunEnd::Bound {
+            hit,
+            thread: t,
+            loc,
+        }))
+    }
+}

@@ -1,0 +1,630 @@
+//! A concrete, deterministic interpreter of the IR with explicit threads: the machine state
+//! (memory objects, thread frames, mutexes) and one scheduler-visible step of one thread. It is
+//! the shared base of witness replay and of the explorers.
+//!
+//! Memory is a set of objects (every variable instance, every heap block) holding bytes;
+//! pointers are (object, offset) and their provenance is kept beside the bytes, so that a
+//! pointer stored in memory and read back still names its object. Anything this interpreter
+//! cannot give an exact C meaning (undefined behaviour, unknown pointers, floats) ends the run
+//! as a [`RunEnd::Trap`]: a run never claims more than the program can do.
+//!
+//! The semantics are symbolic execution's (`crate::symex`): a failed assumption, `exit`,
+//! `abort`, a return from `main` and a division by zero stop the thread that does them (for
+//! the reachability of an error this is exact: the other threads' later steps could as well
+//! have come first); loops and recursion are bounded as by `--unwind` ([`Bounds`]); a declared
+//! local starts indeterminate, so reading it before a write is a nondet input.
+//!
+//! Modules: `memory` (objects, places, loads and stores), `eval` (expressions), `exec`
+//! (data and control instructions), `threads` (calls, returns, threads and synchronisation).
+
+mod eval;
+mod exec;
+mod memory;
+mod threads;
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::ir::{FuncId, InstrId, InstrKind, Loc, LoopId, PlaceBase, Program, TypeId, VarId};
+
+use eval::Cx;
+
+/// A memory object: its owner (0: the program's globals; t + 1: made by thread t) and its
+/// number among the owner's objects.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ObjId {
+    pub owner: u32,
+    pub index: u32,
+}
+
+/// What a scalar value points to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Prov {
+    Obj(ObjId),
+    Func(FuncId),
+}
+
+/// A scalar: its bits (extended to 64 by the signedness of its type; a pointer's bits are its
+/// byte offset) and, for pointers, the object it points into.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Scalar {
+    pub bits: u64,
+    pub prov: Option<Prov>,
+}
+
+impl Scalar {
+    pub fn int(bits: u64) -> Scalar {
+        Scalar { bits, prov: None }
+    }
+    fn truthy(self) -> bool {
+        self.bits != 0 || self.prov.is_some()
+    }
+}
+
+/// The pointers stored in a range of bytes: (offset, what it points to, size in bytes).
+pub type Provs = Vec<(u64, Prov, u8)>;
+
+/// A value: a scalar, or the bytes of a struct/union with the pointers stored in them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Scalar(Scalar),
+    Bytes(Vec<u8>, Provs),
+}
+
+/// A loop or recursion bound that a run would exceed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoundHit {
+    Loop { func: FuncId, lp: LoopId },
+    Recursion(FuncId),
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunEnd {
+    /// A failed assertion or a `reach_error` call.
+    Violation { thread: usize, loc: Loc },
+    /// Every thread finished or stopped.
+    Finished,
+    /// Undefined or unsupported behaviour: the run cannot go on exactly.
+    Trap(String),
+    /// No thread can move, and some have not finished.
+    Deadlock,
+    /// A loop or a recursion would run past its bound, and the bound is asserted.
+    Bound {
+        hit: BoundHit,
+        thread: usize,
+        loc: Loc,
+    },
+}
+
+/// What an access touches.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// Bytes `off .. off + len` of an object (`len` is `u64::MAX` for the whole object: its
+    /// lifetime).
+    Mem { obj: ObjId, off: u64, len: u64 },
+    /// A mutex (its object and offset): lock, unlock, trylock, condition waits.
+    Mutex(ObjId, u64),
+    /// The thread table (a `pthread_create` takes the next thread number).
+    Threads,
+    /// Whether thread t has finished (written when it does, read by a join).
+    Done(usize),
+    /// All memory: a step whose accesses are over-approximated (conflicts with every memory
+    /// access).
+    Everything,
+    /// All global variables (conflicts with every access to one).
+    Globals,
+}
+
+/// One access of a step to state other threads can observe.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Access {
+    pub target: Target,
+    pub write: bool,
+    /// The value read or written (bits of a scalar, a hash of longer byte strings, 0 for
+    /// synchronisation).
+    pub value: u64,
+}
+
+impl Access {
+    /// Whether the two accesses conflict: they touch the same thing and one writes (all
+    /// mutex and thread-table operations change them).
+    pub fn conflicts(&self, o: &Access) -> bool {
+        match (self.target, o.target) {
+            (
+                Target::Mem { obj, off, len },
+                Target::Mem {
+                    obj: obj2,
+                    off: off2,
+                    len: len2,
+                },
+            ) => {
+                obj == obj2
+                    && (self.write || o.write)
+                    && off < off2.saturating_add(len2)
+                    && off2 < off.saturating_add(len)
+            }
+            (Target::Everything, Target::Mem { .. } | Target::Everything | Target::Globals)
+            | (Target::Mem { .. } | Target::Globals, Target::Everything)
+            | (Target::Globals, Target::Globals) => true,
+            (Target::Globals, Target::Mem { obj, .. })
+            | (Target::Mem { obj, .. }, Target::Globals) => obj.owner == 0,
+            (Target::Mutex(a, x), Target::Mutex(b, y)) => a == b && x == y,
+            (Target::Threads, Target::Threads) => true,
+            (Target::Done(a), Target::Done(b)) => a == b && (self.write || o.write),
+            _ => false,
+        }
+    }
+}
+
+/// Loop and recursion bounds, as `--unwind`: a loop's back edge is taken at most `unwind - 1`
+/// times per entry of the loop (its head passed `unwind` times), a function is active at most
+/// `unwind` times in one thread's call stack.
+#[derive(Clone, Debug)]
+pub struct Bounds {
+    pub unwind: u32,
+    /// Per-loop bounds, keyed `FUNCTION.N`.
+    pub unwindset: HashMap<String, u32>,
+    /// A run past a bound is a [`RunEnd::Bound`] (true) or stops its thread (false: the
+    /// executions within the bound only).
+    pub assertions: bool,
+}
+
+/// One activation of a function.
+#[derive(Clone, Debug, PartialEq)]
+struct Frame {
+    func: FuncId,
+    pc: InstrId,
+    vars: BTreeMap<VarId, ObjId>,
+    /// Set while this frame waits for a callee: where the callee's result goes.
+    pending: Option<Option<crate::ir::Place>>,
+    /// Back edges taken per loop since the loop was entered.
+    loops: Vec<(LoopId, u32)>,
+    /// The last jump was a back edge (the loop head is not entered anew).
+    via_back: bool,
+    /// The call opened an atomic section (an indirect call of an atomic function).
+    atomic_call: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Status {
+    Running,
+    /// Inside `pthread_cond_wait`: the mutex was released, it must be taken again.
+    CondWaiting,
+    Done(Option<Scalar>),
+    /// Stopped for good without finishing (a failed assumption, `exit`, a division by zero):
+    /// a join of it waits forever.
+    Stopped,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Thread {
+    frames: Vec<Frame>,
+    tls: BTreeMap<VarId, ObjId>,
+    status: Status,
+    atomic: u32,
+    /// The entry is an atomic function: the section opens with the thread's first step.
+    atomic_entry: bool,
+    /// Shared reads already done by the current, unfinished instruction.
+    memo: Vec<Value>,
+}
+
+/// A nondet value request: thread, location, width in bits and signedness of the value.
+pub struct NondetRequest {
+    pub thread: usize,
+    pub loc: Loc,
+    pub bits: u32,
+    pub signed: bool,
+    /// The value is a `_Bool` (0 or 1).
+    pub boolean: bool,
+}
+
+/// The whole machine state; cheap enough to clone for a depth-first search.
+#[derive(Clone, Debug)]
+pub struct Machine<'p> {
+    prog: &'p Program,
+    /// Objects by owner, then number (see [`ObjId`]).
+    objects: Vec<Vec<memory::Object>>,
+    globals: BTreeMap<VarId, ObjId>,
+    threads: Vec<Thread>,
+    /// Locked mutexes (object, offset) → owner thread.
+    mutexes: BTreeMap<(ObjId, u64), usize>,
+    bounds: Option<Bounds>,
+    /// Instructions executed so far.
+    pub steps: u64,
+    /// The line of every shared access (and synchronisation operation) of the last
+    /// [`Machine::step`]: what the accesses of a witness are matched against.
+    pub last_shared: Vec<u32>,
+    /// The accesses of the last [`Machine::step`] to state other threads can observe.
+    pub accesses: Vec<Access>,
+}
+
+/// Why an instruction stopped: the run ended, the thread yields between two shared accesses
+/// of one instruction, the thread stops for good, or a read met an indeterminate value.
+#[derive(Debug)]
+enum Stop {
+    End(RunEnd),
+    Yield,
+    ThreadStops,
+    Undefined(ObjId, u64, TypeId),
+}
+
+type R<T> = Result<T, Stop>;
+
+/// Most register-only instructions run in one step.
+const INVISIBLE_RUN: u32 = 10_000;
+
+fn trap<T>(msg: impl Into<String>) -> R<T> {
+    Err(Stop::End(RunEnd::Trap(msg.into())))
+}
+
+impl<'p> Machine<'p> {
+    /// The initial state: globals zeroed, thread 0 about to run `init`, then `tls_init`, then
+    /// `main`; no loop or recursion bound.
+    pub fn new(prog: &'p Program) -> Result<Machine<'p>, RunEnd> {
+        Machine::with_bounds(prog, None)
+    }
+
+    /// The initial state with loop and recursion bounds.
+    pub fn with_bounds(prog: &'p Program, bounds: Option<Bounds>) -> Result<Machine<'p>, RunEnd> {
+        match Machine::start(prog, bounds) {
+            Ok(m) => Ok(m),
+            Err(Stop::End(e)) => Err(e),
+            Err(_) => Err(RunEnd::Trap("the program cannot start".into())),
+        }
+    }
+
+    fn start(prog: &'p Program, bounds: Option<Bounds>) -> R<Machine<'p>> {
+        let main = match prog.main {
+            Some(m) => m,
+            None => return trap("the program has no main"),
+        };
+        let mut m = Machine {
+            prog,
+            objects: Vec::new(),
+            globals: BTreeMap::new(),
+            threads: Vec::new(),
+            mutexes: BTreeMap::new(),
+            bounds,
+            steps: 0,
+            last_shared: Vec::new(),
+            accesses: Vec::new(),
+        };
+        for (v, d) in prog.globals() {
+            if !d.thread_local {
+                let o = m.new_var_object(0, Some(v), d.ty);
+                m.globals.insert(v, o);
+            }
+        }
+        let main_frame = m.new_frame(0, main)?;
+        let mut t = Thread {
+            frames: vec![main_frame],
+            tls: BTreeMap::new(),
+            status: Status::Running,
+            atomic: 0,
+            atomic_entry: false,
+            memo: Vec::new(),
+        };
+        m.add_tls(0, &mut t)?;
+        if m.has_code(prog.init) {
+            let init = m.new_frame(0, prog.init)?;
+            t.frames.push(init);
+        }
+        m.threads.push(t);
+        // main's parameters (argc, argv) stay zero: a valid choice for the environment.
+        Ok(m)
+    }
+
+    pub fn program(&self) -> &'p Program {
+        self.prog
+    }
+
+    pub fn num_threads(&self) -> usize {
+        self.threads.len()
+    }
+
+    pub fn is_done(&self, t: usize) -> bool {
+        matches!(self.threads[t].status, Status::Done(_))
+    }
+
+    /// Finished or stopped: the thread takes no further step.
+    pub fn is_over(&self, t: usize) -> bool {
+        matches!(self.threads[t].status, Status::Done(_) | Status::Stopped)
+    }
+
+    /// Whether thread `t` holds the mutex `key`.
+    pub fn holds(&self, t: usize, key: (ObjId, u64)) -> bool {
+        self.mutexes.get(&key) == Some(&t)
+    }
+
+    /// Whether thread `t` waits in `pthread_cond_wait` for its mutex.
+    pub fn cond_waiting(&self, t: usize) -> bool {
+        self.threads[t].status == Status::CondWaiting
+    }
+
+    /// Whether two states are the same (memory, threads, mutexes), counters aside.
+    pub fn same_state(&self, o: &Machine) -> bool {
+        self.objects == o.objects && self.threads == o.threads && self.mutexes == o.mutexes
+    }
+
+    /// Where each frame of thread `t` is, outermost first.
+    pub fn frames(&self, t: usize) -> Vec<(FuncId, InstrId)> {
+        if self.is_over(t) {
+            return Vec::new();
+        }
+        self.threads[t]
+            .frames
+            .iter()
+            .map(|f| (f.func, f.pc))
+            .collect()
+    }
+
+    /// The function thread `t` was started with.
+    pub fn entry(&self, t: usize) -> Option<FuncId> {
+        self.threads[t].frames.first().map(|f| f.func)
+    }
+
+    /// The global variable an object is, if it is one.
+    pub fn global_of(&self, o: ObjId) -> Option<VarId> {
+        self.globals.iter().find(|(_, &g)| g == o).map(|(v, _)| *v)
+    }
+
+    /// Whether thread `t` is inside an atomic section (no other thread may run).
+    pub fn in_atomic(&self, t: usize) -> bool {
+        self.threads[t].atomic > 0
+    }
+
+    /// The instruction thread `t` executes next.
+    fn next_instr(&self, t: usize) -> Option<(FuncId, InstrId)> {
+        let th = &self.threads[t];
+        if self.is_over(t) {
+            return None;
+        }
+        th.frames.last().map(|f| (f.func, f.pc))
+    }
+
+    fn instr(&self, f: FuncId, i: InstrId) -> &'p crate::ir::Instr {
+        let body = self.prog.funcs[f].body.as_ref().expect("frames run bodies");
+        &body.instrs[i]
+    }
+
+    /// The instruction thread `t` executes next, if any.
+    pub fn next_kind(&self, t: usize) -> Option<&'p InstrKind> {
+        self.next_instr(t).map(|(f, i)| &self.instr(f, i).kind)
+    }
+
+    /// Threads that can take a step now (respecting atomic sections and blocking operations).
+    pub fn runnable(&self) -> Vec<usize> {
+        if let Some(a) = self.threads.iter().position(|t| t.atomic > 0) {
+            return if self.enabled(a) { vec![a] } else { Vec::new() };
+        }
+        (0..self.threads.len())
+            .filter(|&t| self.enabled(t))
+            .collect()
+    }
+
+    /// Whether thread `t` could take a step if scheduled (a trap counts as a step).
+    pub fn enabled(&self, t: usize) -> bool {
+        let Some((f, i)) = self.next_instr(t) else {
+            return false;
+        };
+        let instr = self.instr(f, i);
+        let memo = &self.threads[t].memo;
+        let lock_free =
+            |m: &crate::ir::Expr| match self.eval(&mut Cx::unlimited(t, memo.clone()), m) {
+                Ok(Value::Scalar(Scalar {
+                    bits,
+                    prov: Some(Prov::Obj(o)),
+                })) => !self.mutexes.contains_key(&(o, bits)),
+                _ => true,
+            };
+        match &instr.kind {
+            InstrKind::MutexLock(m) => lock_free(m),
+            InstrKind::CondWait { mutex, .. } => {
+                self.threads[t].status != Status::CondWaiting || lock_free(mutex)
+            }
+            InstrKind::ThreadJoin { thread, .. } => {
+                match self.eval(&mut Cx::unlimited(t, memo.clone()), thread) {
+                    Ok(Value::Scalar(s)) => match self.threads.get(s.bits as usize) {
+                        Some(_) => self.is_done(s.bits as usize),
+                        None => true,
+                    },
+                    _ => true,
+                }
+            }
+            _ => true,
+        }
+    }
+
+    /// Whether an instruction touches only the registers of its own frame (no shared state,
+    /// no thread or lock operation): a scheduler need not interleave before it.
+    fn invisible(&self, t: usize) -> bool {
+        let Some((f, i)) = self.next_instr(t) else {
+            return false;
+        };
+        let instr = self.instr(f, i);
+        let local_kind = matches!(
+            instr.kind,
+            InstrKind::Skip
+                | InstrKind::Decl(_)
+                | InstrKind::Assign { .. }
+                | InstrKind::Nondet { .. }
+                | InstrKind::Goto { .. }
+        );
+        if !local_kind {
+            return false;
+        }
+        let mut ok = true;
+        let vars = &self.prog.vars;
+        let check_place = |p: &crate::ir::Place, ok: &mut bool| match &p.base {
+            PlaceBase::Deref(_) => *ok = false,
+            PlaceBase::Var(v) => {
+                if vars[*v].is_global() || vars[*v].address_taken {
+                    *ok = false
+                }
+            }
+        };
+        match &instr.kind {
+            InstrKind::Assign { dst, .. } | InstrKind::Nondet { dst } => check_place(dst, &mut ok),
+            _ => {}
+        }
+        instr.kind.walk_exprs(&mut |e| {
+            if let crate::ir::ExprKind::Read(p) = &e.kind {
+                check_place(p, &mut ok);
+            }
+        });
+        ok
+    }
+
+    /// Execute one step of thread `t`: one instruction, then every following instruction of
+    /// the same thread that touches only its own frame. `Err` ends the run: a violation, a
+    /// trap, an asserted bound, or (after the step) no thread able to move.
+    pub fn step(
+        &mut self,
+        t: usize,
+        nondet: &mut dyn FnMut(&NondetRequest) -> u64,
+    ) -> Result<(), RunEnd> {
+        self.last_shared.clear();
+        self.accesses.clear();
+        let r = self.exec(t, nondet).and_then(|()| {
+            // Bounded, so that a thread spinning on its own registers still yields.
+            let mut n = 0;
+            while n < INVISIBLE_RUN && self.invisible(t) {
+                self.exec(t, nondet)?;
+                n += 1;
+            }
+            Ok(())
+        });
+        match r {
+            Ok(()) | Err(Stop::Yield) => {}
+            Err(Stop::ThreadStops) => self.stop_thread(t),
+            Err(Stop::End(e)) => return Err(e),
+            Err(Stop::Undefined(..)) => unreachable!("exec fills indeterminate values"),
+        }
+        if self.runnable().is_empty() {
+            if (0..self.threads.len()).all(|t| self.is_over(t)) {
+                return Err(RunEnd::Finished);
+            }
+            return Err(RunEnd::Deadlock);
+        }
+        Ok(())
+    }
+
+    fn frame(&self, t: usize) -> &Frame {
+        self.threads[t]
+            .frames
+            .last()
+            .expect("a running thread has a frame")
+    }
+    fn frame_mut(&mut self, t: usize) -> &mut Frame {
+        self.threads[t]
+            .frames
+            .last_mut()
+            .expect("a running thread has a frame")
+    }
+    fn advance(&mut self, t: usize) {
+        let f = self.frame_mut(t);
+        f.pc = InstrId::from_u32(f.pc.as_u32() + 1);
+    }
+
+    /// One step of the current instruction of thread `t`: at most one fresh shared read, and
+    /// a shared write only in a step without one (so that other threads can interleave
+    /// between the accesses of `x = x + 1`).
+    fn exec(&mut self, t: usize, nondet: &mut dyn FnMut(&NondetRequest) -> u64) -> R<()> {
+        if std::mem::take(&mut self.threads[t].atomic_entry) {
+            self.threads[t].atomic += 1;
+        }
+        // Initialisers are not steps of the witness (their lines are the declarations').
+        let at = self
+            .next_instr(t)
+            .filter(|&(f, _)| f != self.prog.init && f != self.prog.tls_init)
+            .map(|(f, i)| self.instr(f, i));
+        let waking = self.threads[t].status == Status::CondWaiting;
+        let held = |m: &Machine| m.mutexes.values().filter(|&&o| o == t).count();
+        let trylock = at.is_some_and(|i| matches!(i.kind, InstrKind::MutexTryLock { .. }));
+        let held_before = if trylock { held(self) } else { 0 };
+        let memo = std::mem::take(&mut self.threads[t].memo);
+        let (r, cx) = loop {
+            let mut cx = Cx::new(t, memo.clone(), 1);
+            let mark = self.accesses.len();
+            match self.exec_in(&mut cx, nondet) {
+                // A read of an indeterminate value: it is a nondet input; then the
+                // instruction starts again (its evaluation has no effect before that read).
+                Err(Stop::Undefined(o, off, ty)) => {
+                    self.accesses.truncate(mark);
+                    self.fill_undefined(t, o, off, ty, nondet)?;
+                }
+                r => break (r, cx),
+            }
+        };
+        let mut log = cx.reads.clone();
+        log.append(&mut self.accesses);
+        self.accesses = log;
+        if let Some(instr) = at.filter(|i| i.loc.line != 0) {
+            // As many accesses as the equation has events for the operation: a lock reads
+            // and writes the lock cell (a failed trylock only reads it); a condition wait
+            // unlocks, then (on waking) locks.
+            let sync = match instr.kind {
+                _ if r.is_err() => 0,
+                InstrKind::MutexTryLock { .. } if held(self) <= held_before => 1,
+                InstrKind::MutexLock(_) | InstrKind::MutexTryLock { .. } => 2,
+                InstrKind::CondWait { .. } if waking => 2,
+                // (The equation may also write the new thread's id to the handle: that edge
+                // is passed over by the thread's next access.)
+                InstrKind::ThreadCreate { .. }
+                | InstrKind::MutexInit(_)
+                | InstrKind::MutexUnlock(_)
+                | InstrKind::CondWait { .. } => 1,
+                _ => u32::from(cx.wrote),
+            };
+            let reads = 1 - cx.budget.min(1);
+            let n = reads + sync;
+            for _ in 0..n {
+                self.last_shared.push(instr.loc.line);
+            }
+        }
+        if let Err(Stop::Yield) = r {
+            self.threads[t].memo = cx.memo;
+        }
+        r
+    }
+
+    /// Gives an indeterminate scalar a nondet value (not a write other threads can see).
+    fn fill_undefined(
+        &mut self,
+        t: usize,
+        o: ObjId,
+        off: u64,
+        ty: TypeId,
+        nondet: &mut dyn FnMut(&NondetRequest) -> u64,
+    ) -> R<()> {
+        let types = &self.prog.types;
+        let (bits, signed) = (types.bits(ty), types.is_signed(ty));
+        let size = types.size_of(ty).unwrap_or(0);
+        let loc = self
+            .next_instr(t)
+            .map_or(Loc::default(), |(f, i)| self.instr(f, i).loc);
+        let boolean = matches!(types.get(ty), crate::ir::Type::Bool);
+        let raw = nondet(&NondetRequest {
+            thread: t,
+            loc,
+            bits,
+            signed,
+            boolean,
+        });
+        let v = if boolean { (raw != 0) as u64 } else { raw };
+        // Written unlogged: the value is this thread's choice, not an access.
+        let private = std::mem::replace(&mut self.obj_mut(o).private, true);
+        let r = self.write_bytes(o, off, &vec_bytes(v, size), &[]);
+        self.obj_mut(o).private = private;
+        r
+    }
+
+    /// The function thread `t` is in and the line of its next instruction.
+    pub fn position(&self, t: usize) -> Option<(FuncId, Loc)> {
+        self.next_instr(t).map(|(f, i)| (f, self.instr(f, i).loc))
+    }
+}
+
+fn vec_bytes(v: u64, size: u64) -> Vec<u8> {
+    (0..size).map(|k| (v >> (8 * k)) as u8).collect()
+}

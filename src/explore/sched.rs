@@ -1,0 +1,160 @@
+//! The scheduler interface of the explorers over the interpreter: which threads are enabled,
+//! and one visible step of one thread with everything a partial-order reduction needs to
+//! know about it (its accesses, the locks it takes and releases, the threads it creates, its
+//! nondet choices). A step inside an atomic section runs on to the section's end: no other
+//! thread can move in between, so the whole section is one step. A prefix is restored from a
+//! snapshot: [`Machine`] is cheap to clone.
+
+use super::interp::{Access, Machine, NondetRequest, ObjId, RunEnd, Target};
+use crate::ir::{InstrKind, Loc};
+
+/// A nondet value of a step: the value taken and how many there are (`0 .. domain`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub value: u64,
+    pub domain: u64,
+}
+
+/// One shared access or synchronisation operation of a step, for traces and witnesses.
+#[derive(Clone, Debug)]
+pub struct Item {
+    pub loc: Loc,
+    pub access: Option<Access>,
+}
+
+/// A nondet input of a step.
+#[derive(Clone, Debug)]
+pub struct Input {
+    pub loc: Loc,
+    pub value: u64,
+    pub bits: u32,
+    pub signed: bool,
+}
+
+/// One visible step of a thread.
+#[derive(Clone, Debug)]
+pub struct Step {
+    pub thread: usize,
+    /// Where the step started.
+    pub loc: Loc,
+    pub accesses: Vec<Access>,
+    /// A mutex taken, and whether taking it could have blocked (lock, condition wake-up) or
+    /// not (a successful trylock).
+    pub acquire: Option<((ObjId, u64), bool)>,
+    /// A mutex released (unlock, the first half of a condition wait).
+    pub release: Option<(ObjId, u64)>,
+    /// Threads this step created.
+    pub created: Vec<usize>,
+    pub items: Vec<Item>,
+    pub inputs: Vec<Input>,
+    pub choices: Vec<Choice>,
+    /// The run ended with this step.
+    pub end: Option<RunEnd>,
+    /// The step is an atomic section of several instructions.
+    pub atomic: bool,
+}
+
+impl Step {
+    /// Whether the two steps conflict (some access of one conflicts with one of the other).
+    pub fn conflicts(&self, o: &Step) -> bool {
+        conflict(&self.accesses, &o.accesses)
+    }
+}
+
+/// Whether two access sets conflict.
+pub fn conflict(a: &[Access], b: &[Access]) -> bool {
+    a.iter().any(|x| b.iter().any(|y| x.conflicts(y)))
+}
+
+/// Largest domain of a nondet value the explorers enumerate.
+pub const MAX_DOMAIN: u64 = 2;
+
+/// A nondet input whose values cannot be enumerated: where it is read.
+#[derive(Clone, Debug)]
+pub struct Unenumerable(pub Loc);
+
+/// Runs one visible step of thread `t` on `m`. The step's nondet values are `forced` first,
+/// then 0 (each recorded as a [`Choice`]); an input with more than [`MAX_DOMAIN`] values is
+/// an error.
+pub fn run_step(m: &mut Machine, t: usize, forced: &[u64]) -> Result<Step, Unenumerable> {
+    let mut step = Step {
+        thread: t,
+        loc: m.position(t).map(|(_, l)| l).unwrap_or_default(),
+        accesses: Vec::new(),
+        acquire: None,
+        release: None,
+        created: Vec::new(),
+        items: Vec::new(),
+        inputs: Vec::new(),
+        choices: Vec::new(),
+        end: None,
+        atomic: false,
+    };
+    let mut bad: Option<Loc> = None;
+    loop {
+        let kind = m.next_kind(t);
+        let waking = m.cond_waiting(t);
+        let file = m.position(t).map_or(0, |(_, l)| l.file);
+        let threads_before = m.num_threads();
+        let choices = &mut step.choices;
+        let inputs = &mut step.inputs;
+        let r = m.step(t, &mut |req: &NondetRequest| {
+            let domain = if req.boolean || req.bits == 1 {
+                2
+            } else {
+                1u64.checked_shl(req.bits).unwrap_or(u64::MAX)
+            };
+            let value = forced.get(choices.len()).copied().unwrap_or(0);
+            if domain > MAX_DOMAIN {
+                bad.get_or_insert(req.loc);
+            }
+            choices.push(Choice { value, domain });
+            inputs.push(Input {
+                loc: req.loc,
+                value,
+                bits: req.bits,
+                signed: req.signed,
+            });
+            value
+        });
+        if let Some(l) = bad {
+            return Err(Unenumerable(l));
+        }
+        let mutex = m.accesses.iter().find_map(|a| match a.target {
+            Target::Mutex(o, off) => Some((o, off)),
+            _ => None,
+        });
+        if let (Some(key), Some(kind)) = (mutex, kind) {
+            match kind {
+                InstrKind::MutexLock(_) => step.acquire = Some((key, true)),
+                InstrKind::CondWait { .. } if waking => step.acquire = Some((key, true)),
+                InstrKind::CondWait { .. } | InstrKind::MutexUnlock(_) => step.release = Some(key),
+                InstrKind::MutexTryLock { .. } if m.holds(t, key) => {
+                    step.acquire = Some((key, false))
+                }
+                _ => {}
+            }
+        }
+        step.created.extend(threads_before..m.num_threads());
+        let mut mem = m
+            .accesses
+            .iter()
+            .filter(|a| matches!(a.target, Target::Mem { .. }));
+        for &line in &m.last_shared {
+            step.items.push(Item {
+                loc: Loc { file, line },
+                access: mem.next().copied(),
+            });
+        }
+        step.accesses.extend(m.accesses.iter().copied());
+        match r {
+            Err(e) => {
+                step.end = Some(e);
+                break;
+            }
+            Ok(()) if m.in_atomic(t) && m.runnable().contains(&t) => step.atomic = true,
+            Ok(()) => break,
+        }
+    }
+    Ok(step)
+}

@@ -1,0 +1,120 @@
+//! Every program of tests/programs through the explorers (dpor and cdpor): a TRUE or FALSE
+//! must be the expected verdict (the SAT engines give it, see program_verdicts.rs); an
+//! explorer that runs out of its budget or meets a nondet input it cannot enumerate answers
+//! UNKNOWN and counts as not finished. Every FALSE of dpor has a witness `yogar replay`
+//! confirms.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use yogar::engine::{EngineOptions, Verdict};
+use yogar::explore::{verify, Explorer};
+use yogar::frontend;
+use yogar::ir::DataModel;
+
+fn cases() -> Vec<(PathBuf, bool, u32)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs");
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("tests/programs") {
+        let path = entry.expect("entry").path();
+        if path.extension().and_then(|e| e.to_str()) != Some("c") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let head = text.lines().next().unwrap_or("").to_string();
+        let expect_true = head.contains("expect: TRUE");
+        let unwind = head
+            .split("unwind:")
+            .nth(1)
+            .and_then(|r| r.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .expect("unwind header");
+        out.push((path, expect_true, unwind));
+    }
+    out.sort();
+    out
+}
+
+fn run(explorer: Explorer) -> (usize, Vec<String>) {
+    let mut decided = 0;
+    let mut wrong = Vec::new();
+    for (path, expect_true, unwind) in cases() {
+        let prog = frontend::load_file(&path, DataModel::Lp64).expect("lowers");
+        let opts = EngineOptions {
+            timeout: Some(Duration::from_secs(5)),
+            ..EngineOptions::with_unwind(unwind)
+        };
+        match verify(&prog, &opts, explorer, Some(20_000)).verdict {
+            Verdict::True { .. } if expect_true => decided += 1,
+            Verdict::False { .. } if !expect_true => decided += 1,
+            Verdict::Unknown(_) => {}
+            v => wrong.push(format!("{}: {v:?}", path.display())),
+        }
+    }
+    (decided, wrong)
+}
+
+#[test]
+fn dpor_agrees_with_the_expected_verdicts() {
+    let (decided, wrong) = run(Explorer::Dpor);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(decided >= 60, "only {decided} programs decided");
+}
+
+#[test]
+fn cdpor_agrees_with_the_expected_verdicts() {
+    let (decided, wrong) = run(Explorer::Cdpor);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(decided >= 60, "only {decided} programs decided");
+}
+
+#[test]
+fn dpor_witnesses_pass_replay() {
+    let tmp = std::env::temp_dir().join(format!("yogar-dpor-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).expect("temp dir");
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for (path, expect_true, unwind) in cases() {
+        if expect_true {
+            continue;
+        }
+        let w = tmp.join(format!("{checked}.graphml"));
+        let v = Command::new(env!("CARGO_BIN_EXE_yogar"))
+            .args(["verify", "--engine", "dpor", "--max-executions", "20000"])
+            .args([
+                "--timeout",
+                "5",
+                "--unwind",
+                &unwind.to_string(),
+                "--witness",
+            ])
+            .arg(&w)
+            .arg(&path)
+            .output()
+            .expect("verify runs");
+        if v.status.code() != Some(10) {
+            continue;
+        }
+        let r = Command::new(env!("CARGO_BIN_EXE_yogar"))
+            .arg("replay")
+            .arg(&path)
+            .arg(&w)
+            .output()
+            .expect("replay runs");
+        if r.status.code() != Some(0) {
+            failures.push(format!(
+                "{}: {}",
+                path.display(),
+                String::from_utf8_lossy(&r.stdout).trim()
+            ));
+        }
+        checked += 1;
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    assert!(
+        checked >= 25,
+        "only {checked} FALSE programs decided by dpor"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
