@@ -9,6 +9,7 @@ pub mod exit;
 pub mod explore;
 pub mod frontend;
 pub mod ir;
+pub mod sharing;
 pub mod svcomp;
 pub mod symex;
 pub mod verdict;

@@ -40,7 +40,7 @@ pub use equation::{
     AccessKind, AtomicBlock, CreateEdge, Equation, EquationError, Event, EventData, JoinEdge,
     Location, LocationData, Thread, ThreadData, ThreadItem,
 };
-pub use gates::{Counters, Encoder};
+pub use gates::{Counters, Encoder, EncoderState};
 pub use links::{encode_links, Link, LinkTable};
 pub use program_order::ProgramOrder;
 pub use schedule::{encode_schedule, exact_check, ExactCheck, LiteralMode, ScheduleEncoding};

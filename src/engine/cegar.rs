@@ -24,14 +24,14 @@ use super::{
     UnknownReason, Verdict,
 };
 use crate::ir::Program;
-use crate::symex::{self, CheckKind, SymexOutput};
+use crate::symex::{CheckKind, SymexOutput};
 
 pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
-    super::with_equation(prog, opts, |out, knowledge, enc, deadline, stats| {
+    super::with_equation(prog, opts, |out, enc, deadline, stats| {
         let mut recorded = Vec::new();
         let verdict = decide(prog, opts, out, enc, deadline, stats, &mut recorded);
         if opts.check_refinements {
-            if let Err(why) = check_clauses(prog, opts, knowledge, &recorded) {
+            if let Err(why) = check_clauses(opts, out, &recorded) {
                 return Verdict::Unknown(UnknownReason::Internal(why));
             }
         }
@@ -40,17 +40,16 @@ pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
 }
 
 /// Checks that every refinement clause holds in every feasible execution: the exact encoding
-/// φ ∧ ζ ∧ ξ (built again by a deterministic run of symbolic execution, so literals are the
-/// same) has no model in which all the literals of a reason hold.
+/// φ ∧ ζ ∧ ξ, built on a second solver from the same equation (its formula replayed, then ζ
+/// encoded first as on the engine's solver, so literals are the same), has no model in which
+/// all the literals of a reason hold.
 fn check_clauses(
-    prog: &Program,
     opts: &EngineOptions,
-    knowledge: &symex::Knowledge,
+    out: &SymexOutput,
     clauses: &[Vec<Lit>],
 ) -> Result<(), String> {
     let mut solver = make_solver(&opts.solver).map_err(|e| e.to_string())?;
-    let mut enc = Encoder::new(&mut *solver);
-    let out = symex::run(prog, &opts.symex, &mut enc, knowledge).map_err(|e| e.to_string())?;
+    let mut enc = out.formula.encoder(&mut *solver);
     let eq = &out.equation;
     let po = ProgramOrder::unconditional(eq).map_err(|e| e.to_string())?;
     let links = encode_links(eq, &po, &mut enc).map_err(|e| e.to_string())?;

@@ -177,15 +177,13 @@ impl Checks {
     }
 }
 
-/// Runs symbolic execution until it is exact (first on a solver that keeps nothing, to learn
-/// which objects exist and which are private), then lets `decide` answer on the encoder that
-/// holds φ. Both engines start this way; `decide` gets the knowledge the run was made with.
+/// Runs the sharing pass and symbolic execution once, then lets `decide` answer on an encoder
+/// that holds the formula of the equation (φ without ζ and ξ) on a fresh solver.
 pub(crate) fn with_equation(
     prog: &crate::ir::Program,
     opts: &EngineOptions,
     mut decide: impl FnMut(
         &crate::symex::SymexOutput,
-        &crate::symex::Knowledge,
         &mut encoder::Encoder,
         &Deadline,
         &mut EngineStats,
@@ -197,47 +195,25 @@ pub(crate) fn with_equation(
     // Symbolic execution of a large program can take long by itself: it watches the deadline.
     let mut opts = opts.clone();
     opts.symex.deadline = deadline.0;
-    let opts = &opts;
-    let mut knowledge = {
-        let mut null = null_solver::NullSolver::default();
-        let mut enc = encoder::Encoder::new(&mut null);
-        match crate::symex::run(prog, &opts.symex, &mut enc, &Default::default()) {
-            Ok(out) => out.knowledge,
-            Err(e) => return Outcome::unknown(e.into(), stats),
-        }
+    let sharing = crate::sharing::Sharing::analyse(prog);
+    let out = match crate::symex::run(prog, &sharing, &opts.symex) {
+        Ok(o) => o,
+        Err(e) => return Outcome::unknown(e.into(), stats),
     };
-    // Each run knows more objects and sharing than the one before, so this ends quickly.
-    for _ in 0..MAX_RUNS {
-        let mut solver = match solver_glue::make_solver(&opts.solver) {
-            Ok(s) => s,
-            Err(e) => return Outcome::unknown(UnknownReason::Internal(e.to_string()), stats),
-        };
-        let mut enc = encoder::Encoder::new(&mut *solver);
-        let out = match crate::symex::run(prog, &opts.symex, &mut enc, &knowledge) {
-            Ok(o) => o,
-            Err(e) => return Outcome::unknown(e.into(), stats),
-        };
-        if out.rerun {
-            knowledge = out.knowledge;
-            continue;
-        }
-        let verdict = decide(&out, &knowledge, &mut enc, &deadline, &mut stats);
-        let s = enc.solver_ref().stats();
-        stats.vars = s.vars;
-        stats.clauses = s.clauses;
-        stats.solves = s.solves;
-        stats.sat_time = s.solve_time;
-        stats.total_time = start.elapsed();
-        return Outcome { verdict, stats };
-    }
-    Outcome::unknown(
-        UnknownReason::unsupported("pointers to objects made by threads executed later"),
-        stats,
-    )
+    let mut solver = match solver_glue::make_solver(&opts.solver) {
+        Ok(s) => s,
+        Err(e) => return Outcome::unknown(UnknownReason::Internal(e.to_string()), stats),
+    };
+    let mut enc = out.formula.encoder(&mut *solver);
+    let verdict = decide(&out, &mut enc, &deadline, &mut stats);
+    let s = enc.solver_ref().stats();
+    stats.vars = s.vars;
+    stats.clauses = s.clauses;
+    stats.solves = s.solves;
+    stats.sat_time = s.solve_time;
+    stats.total_time = start.elapsed();
+    Outcome { verdict, stats }
 }
-
-/// Runs of symbolic execution allowed to learn the objects pointers may designate.
-pub const MAX_RUNS: usize = 4;
 
 /// What both engines encode first: the unconditional program order and ζ (every read takes
 /// the value of one write of its location), with their sizes recorded in `stats`. `Err` is

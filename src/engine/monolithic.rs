@@ -16,7 +16,7 @@ use crate::ir::Program;
 use crate::symex::{CheckKind, SymexOutput};
 
 pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
-    super::with_equation(prog, opts, |out, _, enc, deadline, stats| {
+    super::with_equation(prog, opts, |out, enc, deadline, stats| {
         decide(prog, opts, out, enc, deadline, stats)
     })
 }

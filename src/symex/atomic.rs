@@ -9,10 +9,10 @@ use cranelift_entity::EntityRef;
 
 use super::exec::Symex;
 use super::memory::ObjId;
-use super::objects::ObjIdent;
 use super::state::{State, Val};
 use super::{unsupported, SymexError};
 use crate::ir::{Expr, Place};
+use crate::sharing::AbsObj;
 
 impl Symex<'_, '_, '_> {
     /// The lock-state locations a mutex pointer may designate, each with its condition.
@@ -37,8 +37,8 @@ impl Symex<'_, '_, '_> {
         // A symbolic mutex pointer: any object of the program at any offset where a lock is
         // known, or where an object holds a pthread_mutex_t (its start).
         let mut keys: Vec<(ObjId, u64)> = self.locks.keys().copied().collect();
-        for (i, &o) in &self.id_of {
-            if matches!(i, ObjIdent::Global(_)) {
+        for (i, &o) in &self.singles {
+            if matches!(i, AbsObj::Global(_)) {
                 keys.push((o, 0));
             }
         }
