@@ -24,12 +24,19 @@ use super::{
     UnknownReason, Verdict,
 };
 use crate::ir::Program;
+use crate::status::Phase;
 use crate::symex::{CheckKind, SymexOutput};
 
+/// The sharing pass, symbolic execution, then [`decide`].
 pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
-    super::with_equation(prog, opts, |out, enc, deadline, stats| {
+    super::Engine::Cegar.verify(prog, opts)
+}
+
+/// Decides the bounded problem of one equation.
+pub fn decide(prog: &Program, out: &SymexOutput, opts: &EngineOptions) -> Outcome {
+    super::with_equation(out, opts, |enc, deadline, stats| {
         let mut recorded = Vec::new();
-        let verdict = decide(prog, opts, out, enc, deadline, stats, &mut recorded);
+        let verdict = refine(prog, opts, out, enc, deadline, stats, &mut recorded);
         if opts.check_refinements {
             if let Err(why) = check_clauses(opts, out, &recorded) {
                 return Verdict::Unknown(UnknownReason::Internal(why));
@@ -85,7 +92,7 @@ enum Ending<T> {
     Internal(String),
 }
 
-fn decide(
+fn refine(
     prog: &Program,
     opts: &EngineOptions,
     out: &SymexOutput,
@@ -182,6 +189,7 @@ impl Loop<'_> {
                 SolveResult::Sat => {}
             }
             // Everything the model says is read now: adding a clause discards it.
+            self.opts.phase(Phase::Refining);
             let graph_start = Instant::now();
             let mut g = self.eog_of_model(enc);
             let limits = ClosureLimits {
@@ -229,6 +237,9 @@ impl Loop<'_> {
                 r.extend(clauses.iter().cloned());
             }
             self.stats.refinements += 1;
+            if let Some(s) = &self.opts.status {
+                s.set_refinements(self.stats.refinements);
+            }
             for c in clauses {
                 self.stats.refinement_clauses += 1;
                 self.stats.refinement_literals += c.len() as u64;

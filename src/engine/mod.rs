@@ -1,7 +1,12 @@
 //! Verification engines over the symbolic execution's equation, and what they answer.
 //!
-//! `monolithic` adds the exact scheduling constraint ξ and solves once (the CBMC-style
-//! baseline). Both engines share [`Outcome`], [`EngineOptions`] and the trace builder.
+//! [`Engine`] names them: `cegar` (scheduling-constraint based abstraction refinement, also
+//! called `yogar`) and `monolithic` (the exact scheduling constraint ξ and one solve, the
+//! CBMC-style baseline). They share [`Outcome`], [`EngineOptions`] and the trace builder, and
+//! decide on a [`SymexOutput`] that symbolic execution made once ([`symbolic_execution`]).
+//!
+//! Adding an engine: a variant of [`Engine`], its names in [`Engine::NAMES`], and its arm in
+//! [`Engine::decide`].
 
 pub mod cegar;
 pub mod eog;
@@ -9,9 +14,13 @@ pub mod monolithic;
 pub mod null_solver;
 pub mod trace;
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::symex::{CheckKind, SymexOptions};
+use crate::ir::Program;
+use crate::sharing::Sharing;
+use crate::status::{Phase, Status};
+use crate::symex::{CheckKind, SymexOptions, SymexOutput};
 
 pub use trace::{Trace, TraceEvent, TraceInput};
 
@@ -31,6 +40,8 @@ pub struct EngineOptions {
     /// Yogar engine: the Graphviz text of the event order graph of the last counterexample
     /// refuted by a cycle is kept in [`EngineStats::last_refuted_eog`].
     pub keep_eog: bool,
+    /// Where to report progress, if anywhere.
+    pub status: Option<Arc<Status>>,
 }
 
 impl EngineOptions {
@@ -46,8 +57,94 @@ impl EngineOptions {
             check_refinements: false,
             compare_size: false,
             keep_eog: false,
+            status: None,
         }
     }
+
+    /// Reports the phase, when progress is watched.
+    pub fn phase(&self, phase: Phase) {
+        if let Some(s) = &self.status {
+            s.set_phase(phase);
+        }
+    }
+}
+
+/// The engines that decide on the equation of symbolic execution.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Engine {
+    /// Scheduling-constraint based abstraction refinement (the Yogar method).
+    Cegar,
+    /// The exact encoding with the scheduling constraint ξ, one solve.
+    Monolithic,
+}
+
+impl Engine {
+    /// The names `--engine` accepts and what they select; the first is the default.
+    pub const NAMES: &'static [(&'static str, Engine)] = &[
+        ("yogar", Engine::Cegar),
+        ("cegar", Engine::Cegar),
+        ("monolithic", Engine::Monolithic),
+    ];
+
+    /// The engine called `name`.
+    pub fn from_name(name: &str) -> Option<Engine> {
+        Engine::NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, e)| e)
+    }
+
+    /// Its canonical name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Cegar => "cegar",
+            Engine::Monolithic => "monolithic",
+        }
+    }
+
+    /// Decides the bounded problem of one equation.
+    pub fn decide(self, prog: &Program, out: &SymexOutput, opts: &EngineOptions) -> Outcome {
+        match self {
+            Engine::Cegar => cegar::decide(prog, out, opts),
+            Engine::Monolithic => monolithic::decide(prog, out, opts),
+        }
+    }
+
+    /// The sharing pass, symbolic execution once, then the engine: for a caller that holds a
+    /// program and one bound.
+    pub fn verify(self, prog: &Program, opts: &EngineOptions) -> Outcome {
+        let sharing = Sharing::analyse(prog);
+        let mut stats = EngineStats::default();
+        match symbolic_execution(prog, &sharing, opts, &mut stats) {
+            Ok(out) => {
+                let mut outcome = self.decide(prog, &out, opts);
+                outcome.stats.symex_time = stats.symex_time;
+                outcome
+            }
+            Err(why) => Outcome::unknown(why, stats),
+        }
+    }
+}
+
+/// Symbolic execution of `prog` at the bound of `opts` (within its timeout), its time added to
+/// `stats`.
+pub fn symbolic_execution(
+    prog: &Program,
+    sharing: &Sharing,
+    opts: &EngineOptions,
+    stats: &mut EngineStats,
+) -> Result<SymexOutput, UnknownReason> {
+    opts.phase(Phase::Symex);
+    let start = Instant::now();
+    let mut symex = opts.symex.clone();
+    // Symbolic execution of a large program can take long by itself: it watches the deadline.
+    if let Some(t) = opts.timeout {
+        let d = start + t;
+        symex.deadline = Some(symex.deadline.map_or(d, |e| e.min(d)));
+    }
+    let out = crate::symex::run(prog, sharing, &symex);
+    stats.symex_time += start.elapsed();
+    out.map_err(UnknownReason::from)
 }
 
 pub use crate::verdict::{UnknownReason, Unwound, Verdict};
@@ -80,6 +177,12 @@ pub struct EngineStats {
     /// Graphviz text of the last event order graph refuted by a cycle (with `keep_eog`).
     pub last_refuted_eog: Option<String>,
     pub sat_time: Duration,
+    /// Preprocessing, parsing, lowering (set by the pipeline).
+    pub frontend_time: Duration,
+    /// Sharing pass and symbolic execution.
+    pub symex_time: Duration,
+    /// The equation's formula, ζ and ξ to the solver.
+    pub encode_time: Duration,
     pub total_time: Duration,
 }
 
@@ -129,12 +232,16 @@ pub fn check_reason(
     }
 }
 
-/// A deadline from an optional timeout.
-pub(crate) struct Deadline(Option<Instant>);
+/// A deadline from an optional timeout, and where solves report that they run.
+pub(crate) struct Deadline(Option<Instant>, Option<Arc<Status>>);
 
 impl Deadline {
-    pub fn new(timeout: Option<Duration>) -> Deadline {
-        Deadline(timeout.map(|t| Instant::now() + t))
+    /// The deadline of `opts`, reporting to its status.
+    pub fn of(opts: &EngineOptions) -> Deadline {
+        Deadline(
+            opts.timeout.map(|t| Instant::now() + t),
+            opts.status.clone(),
+        )
     }
     /// Time left (None = unlimited); zero when passed.
     pub fn left(&self) -> Option<Duration> {
@@ -177,35 +284,24 @@ impl Checks {
     }
 }
 
-/// Runs the sharing pass and symbolic execution once, then lets `decide` answer on an encoder
-/// that holds the formula of the equation (φ without ζ and ξ) on a fresh solver.
+/// Lets `decide` answer on an encoder that holds the formula of the equation (φ without ζ and
+/// ξ) on a fresh solver of the back end `opts` names.
 pub(crate) fn with_equation(
-    prog: &crate::ir::Program,
+    out: &SymexOutput,
     opts: &EngineOptions,
-    mut decide: impl FnMut(
-        &crate::symex::SymexOutput,
-        &mut encoder::Encoder,
-        &Deadline,
-        &mut EngineStats,
-    ) -> Verdict,
+    mut decide: impl FnMut(&mut encoder::Encoder, &Deadline, &mut EngineStats) -> Verdict,
 ) -> Outcome {
     let start = Instant::now();
-    let deadline = Deadline::new(opts.timeout);
+    let deadline = Deadline::of(opts);
     let mut stats = EngineStats::default();
-    // Symbolic execution of a large program can take long by itself: it watches the deadline.
-    let mut opts = opts.clone();
-    opts.symex.deadline = deadline.0;
-    let sharing = crate::sharing::Sharing::analyse(prog);
-    let out = match crate::symex::run(prog, &sharing, &opts.symex) {
-        Ok(o) => o,
-        Err(e) => return Outcome::unknown(e.into(), stats),
-    };
     let mut solver = match solver_glue::make_solver(&opts.solver) {
         Ok(s) => s,
         Err(e) => return Outcome::unknown(UnknownReason::Internal(e.to_string()), stats),
     };
+    opts.phase(Phase::Encoding);
     let mut enc = out.formula.encoder(&mut *solver);
-    let verdict = decide(&out, &mut enc, &deadline, &mut stats);
+    stats.encode_time += start.elapsed();
+    let verdict = decide(&mut enc, &deadline, &mut stats);
     let s = enc.solver_ref().stats();
     stats.vars = s.vars;
     stats.clauses = s.clauses;
@@ -223,6 +319,7 @@ pub(crate) fn order_and_links(
     enc: &mut encoder::Encoder,
     stats: &mut EngineStats,
 ) -> Result<(encoder::ProgramOrder, encoder::LinkTable), UnknownReason> {
+    let start = Instant::now();
     let eq = &out.equation;
     stats.events = eq.events.len();
     stats.threads = out.threads.len();
@@ -230,6 +327,7 @@ pub(crate) fn order_and_links(
     let po = encoder::ProgramOrder::unconditional(eq).map_err(|e| unsupported(&e))?;
     let links = encoder::encode_links(eq, &po, enc).map_err(|e| unsupported(&e))?;
     stats.zeta_clauses = links.size().clauses;
+    stats.encode_time += start.elapsed();
     Ok((po, links))
 }
 
@@ -244,6 +342,9 @@ pub(crate) fn solve(
     }
     if deadline.passed() {
         return solver_glue::SolveResult::Interrupted;
+    }
+    if let Some(s) = &deadline.1 {
+        s.set_phase(Phase::Solving);
     }
     // Every back end enforces a time budget; only conflict budgets may be refused.
     let _ = enc.solver().set_budget(solver_glue::Budget {
