@@ -58,8 +58,6 @@ pub struct Sharing {
     pub roles: Roles,
     /// Every object reachable code accesses or takes the address of.
     objects: BTreeSet<AbsObj>,
-    /// Objects whose address flows somewhere (those a computed pointer may designate).
-    pointed: BTreeSet<AbsObj>,
     /// Objects more than one thread instance may access.
     shared: BTreeSet<AbsObj>,
     /// Per-instance objects whose instances roles other than `main` may make: a thread that
@@ -89,12 +87,6 @@ impl Sharing {
     /// Whether more than one thread instance may access `o`.
     pub fn is_shared(&self, o: AbsObj) -> bool {
         self.shared.contains(&o)
-    }
-
-    /// The single-instance objects whose address flows somewhere, in a fixed order: symbolic
-    /// execution makes them first, so that a computed pointer can designate each of them.
-    pub fn pointed_singles(&self) -> impl Iterator<Item = AbsObj> + '_ {
-        self.pointed.iter().copied().filter(|o| o.is_single())
     }
 
     /// Whether an instance of `o` may be made by a thread that symbolic execution runs after
@@ -225,7 +217,6 @@ impl Sharing {
             .chain(&initialised)
             .copied()
             .collect();
-        self.pointed = pointed;
         self.shared = shared;
     }
 }

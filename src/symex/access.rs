@@ -365,7 +365,14 @@ impl Symex<'_, '_, '_> {
     /// The memory cells a pointer (plus `lo`) may designate for an access of `bits` bits, each
     /// with its condition. A computed object part may designate the objects `via` allows;
     /// every other value is an invalid access.
-    fn cells_at(&mut self, p: &BitVec, lo: u64, bits: u32, guard: Lit, via: Via<'_>) -> Cells {
+    fn cells_at(
+        &mut self,
+        p: &BitVec,
+        lo: u64,
+        bits: u32,
+        guard: Lit,
+        via: Via<'_>,
+    ) -> Result<Cells, SymexError> {
         let (obj_part, off) = self.split_pointer(p, lo);
         let (objs, later): (Vec<ObjId>, Option<ObjSet>) = match self.enc.bv_const_value(&obj_part) {
             Some(o) => (vec![ObjId::from_u32(o as u32)], None),
@@ -377,6 +384,7 @@ impl Symex<'_, '_, '_> {
                         Via::Object(a) => ObjSet::from([a]),
                         Via::Unknown => unreachable!("handled above"),
                     };
+                    self.make_singles(&may)?;
                     let objs = self
                         .mem
                         .objects
@@ -392,7 +400,18 @@ impl Symex<'_, '_, '_> {
         for o in objs {
             self.object_cells(o, &obj_part, &off, bits, guard, &mut now);
         }
-        Cells { now, later }
+        Ok(Cells { now, later })
+    }
+
+    /// Makes the globals and functions of `may` that do not exist yet (a computed pointer may
+    /// designate them before their first use by name).
+    pub(super) fn make_singles(&mut self, may: &ObjSet) -> Result<(), SymexError> {
+        for &a in may {
+            if a.is_single() {
+                self.single_object(a)?;
+            }
+        }
+        Ok(())
     }
 
     /// The cells of object `o` a pointer (object part, offset) may designate.
@@ -454,7 +473,7 @@ impl Symex<'_, '_, '_> {
         guard: Lit,
         via: Via<'_>,
     ) -> Result<BitVec, SymexError> {
-        let cells = self.cells_at(p, lo, bits, guard, via);
+        let cells = self.cells_at(p, lo, bits, guard, via)?;
         if let Some(may) = cells.later {
             let v = self.enc.bv_fresh(bits);
             let mut conds = Vec::new();
@@ -518,7 +537,7 @@ impl Symex<'_, '_, '_> {
         let Val::Scalar(v) = v else {
             return unsupported("store of an aggregate through a pointer leaf");
         };
-        let cells = self.cells_at(p, lo, bits, guard, via);
+        let cells = self.cells_at(p, lo, bits, guard, via)?;
         let mut hits = Vec::new();
         for (o, off, cond) in cells.now {
             let Some(loc) = self.cell_loc(o, off, bits)? else {

@@ -123,11 +123,6 @@ pub fn run(
         unpredicted: Vec::new(),
         broken: HashSet::new(),
     };
-    // Every global and function a computed pointer may designate exists from the start.
-    for o in sharing.pointed_singles() {
-        sx.single_object(o)?;
-    }
-
     // The initialisers run before main, on memory that is not yet shared.
     let init_thread = sx.eq.init_thread();
     sx.cur = init_thread;

@@ -243,8 +243,9 @@ impl Symex<'_, '_, '_> {
         s: &mut State,
     ) -> Result<Vec<(FuncId, Lit)>, SymexError> {
         let v = self.eval_scalar(e, s, None)?;
-        let funcs = self.func_objects();
         let may = self.sharing.pointees(self.prog, e);
+        self.make_singles(&may)?;
+        let funcs = self.func_objects();
         let mut out = Vec::new();
         let mut hits = Vec::new();
         for (f, o) in funcs {
