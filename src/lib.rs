@@ -1,7 +1,8 @@
 //! yogar: a bounded model checker for multi-threaded C programs.
 //!
-//! Data flows one way: `frontend` → `ir` → `symex` → `encoder` (crate) → `solver_glue` (crate)
-//! → `engine`. The `cli` module is the thin layer the binary calls.
+//! Data flows one way: `frontend` → `ir` → `sharing` → `symex` → `encoder` (crate) →
+//! `solver_glue` (crate) → `engine`. [`verify`] (in `pipeline`) runs that whole way for one
+//! task; the `cli` module is the thin layer the binary calls.
 
 pub mod cli;
 pub mod engine;
@@ -9,7 +10,12 @@ pub mod exit;
 pub mod explore;
 pub mod frontend;
 pub mod ir;
+pub mod pipeline;
+pub mod sharing;
+pub mod status;
 pub mod svcomp;
 pub mod symex;
 pub mod verdict;
 pub mod witness;
+
+pub use pipeline::{verify, Options, Outcome, Task};

@@ -232,6 +232,37 @@ impl Equation {
         e
     }
 
+    /// Adds events into `thread`'s program order, each just before the item at its position
+    /// (positions count the items as they are now; equal positions keep the given order):
+    /// for accesses whose alternatives become known only after later items were added.
+    pub fn insert_events(
+        &mut self,
+        thread: Thread,
+        inserts: impl IntoIterator<Item = (usize, EventData)>,
+    ) -> Vec<Event> {
+        let mut created: Vec<Event> = Vec::new();
+        let mut placed: Vec<(usize, Event)> = Vec::new();
+        for (pos, data) in inserts {
+            debug_assert_eq!(data.thread, thread);
+            let e = self.events.push(data);
+            created.push(e);
+            placed.push((pos, e));
+        }
+        placed.sort_by_key(|&(pos, _)| pos);
+        let old = std::mem::take(&mut self.threads[thread].items);
+        let mut items = Vec::with_capacity(old.len() + placed.len());
+        let mut next = placed.iter().peekable();
+        for (k, item) in old.into_iter().enumerate() {
+            while let Some(&(_, e)) = next.next_if(|(pos, _)| *pos <= k) {
+                items.push(ThreadItem::Event(e));
+            }
+            items.push(item);
+        }
+        items.extend(next.map(|&(_, e)| ThreadItem::Event(e)));
+        self.threads[thread].items = items;
+        created
+    }
+
     /// Appends an unconditional initial write of `value` to `location`.
     pub fn add_init_write(&mut self, location: Location, value: BitVec) -> Event {
         self.add_event(EventData {
@@ -341,5 +372,44 @@ impl Equation {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inserted_events_go_before_the_item_at_their_position() {
+        let tru = Lit::from_dimacs(1);
+        let mut eq = Equation::new(tru);
+        let t = eq.add_thread();
+        let u = eq.add_thread();
+        let x = eq.add_location("x");
+        let ev = |thread| EventData {
+            thread,
+            location: x,
+            kind: AccessKind::Write,
+            guard: tru,
+            value: BitVec::from_bits(vec![tru]),
+            atomic: None,
+            source: None,
+        };
+        let a = eq.add_event(ev(t));
+        eq.add_create(t, u, tru, None);
+        let b = eq.add_event(ev(t));
+        let got = eq.insert_events(t, [(3, ev(t)), (1, ev(t)), (1, ev(t))]);
+        let (late, c1, c2) = (got[0], got[1], got[2]);
+        assert_eq!(
+            eq.threads[t].items,
+            vec![
+                ThreadItem::Event(a),
+                ThreadItem::Event(c1),
+                ThreadItem::Event(c2),
+                ThreadItem::Create(0),
+                ThreadItem::Event(b),
+                ThreadItem::Event(late),
+            ]
+        );
     }
 }

@@ -45,6 +45,28 @@ impl fmt::Display for Counters {
     }
 }
 
+/// What an [`Encoder`] knows apart from its solver ([`Encoder::into_state`]).
+#[derive(Clone, Debug)]
+pub struct EncoderState {
+    true_lit: Lit,
+    and_gates: HashMap<(Lit, Lit), Lit>,
+    xor_gates: HashMap<(Lit, Lit), Lit>,
+    mux_gates: HashMap<(Lit, Lit, Lit), Lit>,
+    counters: Counters,
+}
+
+impl EncoderState {
+    /// The literal fixed true.
+    pub fn tru(&self) -> Lit {
+        self.true_lit
+    }
+
+    /// Size added so far.
+    pub fn counters(&self) -> Counters {
+        self.counters
+    }
+}
+
 /// Builds circuits on one solver. Bit-vector operations live in `bitvec.rs`, as methods of
 /// this type.
 pub struct Encoder<'s> {
@@ -71,6 +93,32 @@ impl<'s> Encoder<'s> {
                 vars: 1,
                 clauses: 1,
             },
+        }
+    }
+
+    /// Detaches the encoder from its solver: what it knows (the constant, the gate tables, its
+    /// counters), to go on building on another solver that holds the same clauses.
+    pub fn into_state(self) -> EncoderState {
+        EncoderState {
+            true_lit: self.true_lit,
+            and_gates: self.and_gates,
+            xor_gates: self.xor_gates,
+            mux_gates: self.mux_gates,
+            counters: self.counters,
+        }
+    }
+
+    /// An encoder on `solver`, which must hold the clauses the encoder of `state` added (and
+    /// may hold more): gates built again are found in the tables, literals stay the same.
+    pub fn resume(solver: &'s mut dyn SatSolver, state: EncoderState) -> Encoder<'s> {
+        debug_assert!(solver.num_vars() >= state.true_lit.var().to_dimacs());
+        Encoder {
+            solver,
+            true_lit: state.true_lit,
+            and_gates: state.and_gates,
+            xor_gates: state.xor_gates,
+            mux_gates: state.mux_gates,
+            counters: state.counters,
         }
     }
 

@@ -41,7 +41,7 @@ pub use equation::{
     AccessKind, AtomicBlock, CreateEdge, Equation, EquationError, Event, EventData, JoinEdge,
     Location, LocationData, Thread, ThreadData, ThreadItem,
 };
-pub use gates::{Counters, Encoder};
+pub use gates::{Counters, Encoder, EncoderState};
 pub use links::{encode_links, Link, LinkTable};
 pub use ordering::{Coherence, CoherencePair, OrderTheory, TheoryStats};
 pub use program_order::ProgramOrder;

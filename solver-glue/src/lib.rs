@@ -23,6 +23,9 @@
 //! from the `cnf-gen` crate beside this one, which the product does not depend on.
 
 pub mod backends;
+pub mod clause_log;
+
+pub use clause_log::ClauseLog;
 pub mod dimacs;
 pub mod propagator;
 

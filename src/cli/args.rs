@@ -2,9 +2,11 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
 
+use crate::engine::Engine;
 use crate::ir::DataModel;
+pub use crate::pipeline::Unwind;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -33,22 +35,6 @@ pub enum Command {
     Replay(ReplayArgs),
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub enum EngineName {
-    /// φ0 without the scheduling constraint, with ordering consistency checked inside the SAT
-    /// search (the default).
-    Yogar,
-    /// Scheduling-constraint based abstraction refinement: solve φ0, refute each model's event
-    /// order graph from outside, repeat (the paper's loop).
-    Cegar,
-    /// One solve of the full encoding with the scheduling constraint (CBMC-style baseline).
-    Monolithic,
-    /// Enumerative: source-DPOR with sleep sets over the concrete interpreter.
-    Dpor,
-    /// Enumerative: constrained DPOR (independence constraints under transitive uniformity).
-    Cdpor,
-}
-
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
     /// The program (.c or .i) or an SV-COMP task definition (.yml).
@@ -60,9 +46,10 @@ pub struct VerifyArgs {
     /// The SV-COMP property file (`.prp`); only unreach-call is checked.
     #[arg(long, value_name = "FILE")]
     pub property: Option<PathBuf>,
-    /// Verification engine.
-    #[arg(long, value_enum, default_value_t = EngineName::Yogar)]
-    pub engine: EngineName,
+    /// Verification engine: yogar (abstraction refinement, the default; also called cegar) or
+    /// monolithic (one solve with the scheduling constraint, the CBMC-style baseline).
+    #[arg(long, value_name = "NAME", value_parser = parse_engine, default_value = Engine::NAMES[0].0)]
+    pub engine: Engine,
     /// ILP32 data model (int, long and pointers are 32 bits).
     #[arg(long = "32", conflicts_with = "lp64")]
     pub ilp32: bool,
@@ -111,14 +98,16 @@ pub struct VerifyArgs {
     /// Check every refinement clause against the exact order encoding (slow; a self-test).
     #[arg(long, hide = true)]
     pub check_refinements: bool,
+    /// No status line on stderr (there is one only when stderr is a terminal).
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
-/// The `--unwind` value.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Unwind {
-    /// Deepen the bound until a verdict.
-    Auto,
-    Fixed(u32),
+fn parse_engine(s: &str) -> Result<Engine, String> {
+    Engine::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = Engine::NAMES.iter().map(|(n, _)| *n).collect();
+        format!("unknown engine '{s}' (known: {})", names.join(", "))
+    })
 }
 
 fn parse_unwind(s: &str) -> Result<Unwind, String> {

@@ -3,17 +3,17 @@
 mod args;
 mod memlimit;
 mod parse;
+mod progress;
 mod replay;
 mod sat;
 mod show_ir;
 mod verify;
-mod witness_out;
 
 use std::process::ExitCode;
 
 use clap::Parser;
 
-pub use args::{Cli, Command, EngineName, ParseArgs, ReplayArgs, SatArgs, Unwind, VerifyArgs};
+pub use args::{Cli, Command, ParseArgs, ReplayArgs, SatArgs, Unwind, VerifyArgs};
 
 use crate::exit;
 pub use crate::ir::DataModel;

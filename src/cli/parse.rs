@@ -7,31 +7,10 @@ use crate::ir;
 
 /// Loads the program, printing the error line on failure; `Err(exit code)` then.
 pub fn load(args: &ParseArgs) -> Result<ir::Program, u8> {
-    let model = args.data_model();
-    let r = std::panic::catch_unwind(|| frontend::load_file(&args.file, model));
-    match r {
-        Ok(Ok(p)) => match ir::validate::validate(&p) {
-            Ok(()) => Ok(p),
-            Err(m) => {
-                eprintln!(
-                    "yogar: internal error: invalid IR for {}: {m}",
-                    args.file.display()
-                );
-                Err(exit::INTERNAL)
-            }
-        },
-        Ok(Err(e)) => {
-            eprintln!("yogar: {e}");
-            Err(e.exit_code())
-        }
-        Err(_) => {
-            eprintln!(
-                "yogar: internal error while reading {}",
-                args.file.display()
-            );
-            Err(exit::INTERNAL)
-        }
-    }
+    frontend::load(&args.file, args.data_model()).map_err(|e| {
+        eprintln!("yogar: {e}");
+        e.exit_code()
+    })
 }
 
 /// Warnings for the user: one line each.

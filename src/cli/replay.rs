@@ -33,18 +33,16 @@ pub fn run(args: &ReplayArgs) -> u8 {
         DataModel::Lp64
     };
     let model = data_model;
-    let prog = match std::panic::catch_unwind(|| frontend::load_file(&args.file, model)) {
-        Ok(Ok(p)) => p,
-        Ok(Err(e)) => {
+    let prog = match frontend::load(&args.file, model) {
+        Ok(p) => p,
+        // A program the frontend refuses cannot be replayed: an input problem here.
+        Err(e @ frontend::LoadError::Frontend(_)) => {
             eprintln!("yogar: {e}");
             return exit::INPUT;
         }
-        Err(_) => {
-            eprintln!(
-                "yogar: internal error while reading {}",
-                args.file.display()
-            );
-            return exit::INTERNAL;
+        Err(e) => {
+            eprintln!("yogar: {e}");
+            return e.exit_code();
         }
     };
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {

@@ -1,29 +1,27 @@
-//! `yogar verify`: resolve the request (program or SV-COMP task, property, data model), run
-//! the chosen engine at a fixed bound or at deepening bounds (`--unwind auto`), print the trace
-//! and statistics, write the witness, and end with the verdict line.
+//! `yogar verify`: turn the arguments into a task and [`Options`], run [`crate::verify`], print
+//! the trace and statistics, write the witness, and end with the verdict line. A status line
+//! on stderr shows progress when stderr is a terminal (not with `--quiet`).
 
 use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::{json, Value};
 
 use super::memlimit::{self, Role};
 use super::parse::print_warnings;
-use super::witness_out;
-use super::{DataModel, EngineName, Unwind, VerifyArgs};
-use crate::engine::{self, EngineOptions, Outcome, UnknownReason, Verdict};
+use super::progress::StatusLine;
+use super::{Unwind, VerifyArgs};
+use crate::engine;
 use crate::exit;
-use crate::explore::{self, Explorer};
-use crate::frontend;
 use crate::ir::Program;
-use crate::svcomp::{Property, Request};
-use crate::symex::SymexOptions;
-use crate::witness::WitnessMeta;
-
-/// Bounds past this are not tried by `--unwind auto`.
-const MAX_AUTO_UNWIND: u32 = 1 << 20;
+use crate::pipeline::{Options, Outcome};
+use crate::status::Status;
+use crate::svcomp::Request;
+use crate::verdict::Verdict;
+use crate::witness::{self, WitnessMeta};
 
 pub fn run(args: &VerifyArgs) -> u8 {
     if let Some(mb) = args.memlimit {
@@ -35,40 +33,13 @@ pub fn run(args: &VerifyArgs) -> u8 {
             return code;
         }
     }
-    let unwindset = match parse_unwindset(args.unwindset.as_deref()) {
-        Ok(u) => u,
+    let options = match options(args) {
+        Ok(o) => o,
         Err(e) => {
-            eprintln!("yogar: error: --unwindset: {e}");
+            eprintln!("yogar: error: {e}");
             return exit::USAGE;
         }
     };
-    let solver = args
-        .solver
-        .clone()
-        .unwrap_or_else(|| solver_glue::DEFAULT_SOLVER.to_string());
-    if !solver_glue::solver_names().contains(&solver.as_str()) {
-        eprintln!(
-            "yogar: error: unknown solver '{solver}' (known: {})",
-            solver_glue::solver_names().join(", ")
-        );
-        return exit::USAGE;
-    }
-    let timeout = match args.timeout {
-        Some(t) if !(t > 0.0 && t.is_finite()) => {
-            eprintln!("yogar: error: --timeout must be a positive number of seconds");
-            return exit::USAGE;
-        }
-        Some(t) => Some(Duration::from_secs_f64(t)),
-        None => None,
-    };
-    let unwind = args.unwind.unwrap_or(Unwind::Auto);
-    if unwind == Unwind::Auto && args.no_unwinding_assertions {
-        eprintln!(
-            "yogar: error: --no-unwinding-assertions needs a fixed --unwind N (auto stops only \
-             when the unwinding assertions hold)"
-        );
-        return exit::USAGE;
-    }
     let request = match Request::resolve(&args.file, args.property.as_deref()) {
         Ok(r) => r,
         Err(e) => {
@@ -76,83 +47,48 @@ pub fn run(args: &VerifyArgs) -> u8 {
             return exit::INPUT;
         }
     };
-    if request.property != Property::UnreachCall {
-        return early_unknown(args, &UnknownReason::UnsupportedProperty);
-    }
-    // The user's flag wins, then the task's data model; LP64 for a plain program.
-    let data_model = args
-        .explicit_data_model()
-        .or(request.data_model)
-        .unwrap_or(DataModel::Lp64);
-    let started = Instant::now();
-    let program = request.program.clone();
-    let prog = match std::panic::catch_unwind(|| frontend::load_file(&program, data_model)) {
-        Ok(Ok(p)) => p,
-        Ok(Err(e)) => {
-            if e.is_unsupported() {
-                return early_unknown(args, &UnknownReason::Frontend(e));
-            }
+    let line = options.status.clone().map(StatusLine::start);
+    let result = crate::verify(&request, &options);
+    drop(line);
+    let outcome = match result {
+        Ok(o) => o,
+        Err(e) => {
             eprintln!("yogar: {e}");
             return e.exit_code();
         }
-        Err(_) => {
-            eprintln!("yogar: internal error while reading {}", program.display());
-            return exit::INTERNAL;
-        }
     };
-    print_warnings(&prog);
-    let base = EngineOptions {
-        symex: SymexOptions {
-            unwind: 1,
-            unwindset,
-            unwinding_assertions: !args.no_unwinding_assertions,
-            ..SymexOptions::default()
-        },
-        solver,
-        timeout,
-        check_refinements: args.check_refinements,
-        compare_size: args.compare_size,
-        keep_eog: args.dot.is_some(),
-    };
-    let deadline = timeout.map(|t| started + t);
-    let (bound, mut outcome) = match deepen(args, &prog, &base, unwind, deadline) {
-        Ok(r) => r,
-        Err(code) => return code,
-    };
-    outcome.stats.total_time = started.elapsed();
-    let disagree = args.crosscheck && crosscheck(args, &prog, &base, bound, &outcome, deadline);
-    let result = Report {
+    if let Some(p) = &outcome.program {
+        print_warnings(p);
+    }
+    let report = Report {
         args,
-        prog: &prog,
         program: &request.program,
         spec: request.property.specification(),
-        data_model,
-        bound,
         outcome: &outcome,
     };
-    let code = result.print();
+    let disagree = args.crosscheck && crosscheck(args, &options, &outcome);
+    let code = report.print();
     if disagree {
         return exit::DISAGREE;
     }
     code
 }
 
-/// `--crosscheck`: runs the dpor explorer at the decided bound and prints both verdicts;
+/// `--crosscheck`: runs the dpor explorer at the bound that decided and prints both verdicts;
 /// true when one says TRUE and the other FALSE.
-fn crosscheck(
-    args: &VerifyArgs,
-    prog: &Program,
-    base: &EngineOptions,
-    bound: u32,
-    outcome: &Outcome,
-    deadline: Option<Instant>,
-) -> bool {
-    let mut opts = base.clone();
-    opts.symex.unwind = bound;
-    opts.timeout = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-    let other = std::panic::catch_unwind(|| {
-        explore::verify(prog, &opts, Explorer::Dpor, args.max_executions)
-    });
+fn crosscheck(args: &VerifyArgs, options: &Options, outcome: &Outcome) -> bool {
+    let (Some(prog), Some(bound)) = (&outcome.program, outcome.bound) else {
+        return false;
+    };
+    let mut opts = engine::EngineOptions::with_unwind(bound);
+    opts.symex.unwinding_assertions = options.unwinding_assertions;
+    opts.symex.unwindset = options.unwindset.clone();
+    opts.max_executions = args.max_executions;
+    opts.timeout = options
+        .timeout
+        .map(|t| t.saturating_sub(outcome.stats.total_time));
+    let explorer = engine::Engine::Dpor;
+    let other = std::panic::catch_unwind(|| explorer.verify(prog, &opts));
     let word = |v: &Verdict| match v {
         Verdict::True { .. } => "TRUE".to_string(),
         Verdict::False { .. } => "FALSE".to_string(),
@@ -162,7 +98,7 @@ fn crosscheck(
         println!("crosscheck: dpor: internal error");
         return false;
     };
-    let name = format!("{:?}", args.engine).to_lowercase();
+    let name = options.engine.name();
     println!(
         "crosscheck: {name}: {}; dpor: {}",
         word(&outcome.verdict),
@@ -179,98 +115,51 @@ fn crosscheck(
     disagree
 }
 
-/// An UNKNOWN decided before any engine ran (with its JSON object under `--json`).
-fn early_unknown(args: &VerifyArgs, reason: &UnknownReason) -> u8 {
-    if args.json {
-        println!(
-            "{}",
-            json!({"verdict": "UNKNOWN", "reason": reason.to_string(), "unwind_bound": null,
-                   "statistics": {}, "trace": null})
-        );
-    }
-    println!("{}", Verdict::Unknown(reason.clone()));
-    exit::UNKNOWN
-}
-
-/// Run the engine at the bound `unwind` gives, or at deepening bounds for `auto`: the bound
-/// that decided and its outcome.
-fn deepen(
-    args: &VerifyArgs,
-    prog: &Program,
-    base: &EngineOptions,
-    unwind: Unwind,
-    deadline: Option<Instant>,
-) -> Result<(u32, Outcome), u8> {
-    let progress = unwind == Unwind::Auto && std::io::stderr().is_terminal();
-    let mut bound = match unwind {
-        Unwind::Fixed(n) => n,
-        Unwind::Auto => 1,
+/// The verification options the arguments give.
+fn options(args: &VerifyArgs) -> Result<Options, String> {
+    let unwindset =
+        parse_unwindset(args.unwindset.as_deref()).map_err(|e| format!("--unwindset: {e}"))?;
+    let timeout = match args.timeout {
+        Some(t) if !(t > 0.0 && t.is_finite()) => {
+            return Err("--timeout must be a positive number of seconds".into())
+        }
+        Some(t) => Some(Duration::from_secs_f64(t)),
+        None => None,
     };
-    loop {
-        let mut opts = base.clone();
-        opts.symex.unwind = bound;
-        if let Some(d) = deadline {
-            let left = d.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return Ok((
-                    bound,
-                    Outcome::unknown(UnknownReason::Timeout, Default::default()),
-                ));
-            }
-            opts.timeout = Some(left);
-        }
-        if progress {
-            eprintln!("unwind {bound} …");
-        }
-        let outcome = std::panic::catch_unwind(|| match args.engine {
-            EngineName::Monolithic => engine::monolithic::verify(prog, &opts),
-            EngineName::Yogar => engine::yogar::verify(prog, &opts),
-            EngineName::Cegar => engine::cegar::verify(prog, &opts),
-            EngineName::Dpor => explore::verify(prog, &opts, Explorer::Dpor, args.max_executions),
-            EngineName::Cdpor => explore::verify(prog, &opts, Explorer::Cdpor, args.max_executions),
-        });
-        let outcome = match outcome {
-            Ok(o) => o,
-            Err(_) => {
-                eprintln!("yogar: internal error during verification");
-                return Err(exit::INTERNAL);
-            }
-        };
-        let deeper = matches!(
-            &outcome.verdict,
-            Verdict::Unknown(UnknownReason::BoundTooSmall { .. })
-        );
-        if unwind != Unwind::Auto || !deeper || bound >= MAX_AUTO_UNWIND {
-            return Ok((bound, outcome));
-        }
-        bound = next_bound(bound);
-    }
-}
-
-/// 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, ...: each step at most doubles the formula.
-pub fn next_bound(b: u32) -> u32 {
-    if b < 4 {
-        b + 1
-    } else if b.is_power_of_two() {
-        b + b / 2
-    } else {
-        b + b / 3
-    }
+    let status = (!args.quiet && std::io::stderr().is_terminal()).then(|| Arc::new(Status::new()));
+    Ok(Options {
+        engine: args.engine,
+        unwind: args.unwind.unwrap_or(Unwind::Auto),
+        unwindset,
+        unwinding_assertions: !args.no_unwinding_assertions,
+        data_model: args.explicit_data_model(),
+        solver: args
+            .solver
+            .clone()
+            .unwrap_or_else(|| solver_glue::DEFAULT_SOLVER.to_string()),
+        timeout,
+        check_refinements: args.check_refinements,
+        compare_size: args.compare_size,
+        keep_eog: args.dot.is_some(),
+        status,
+        max_executions: args.max_executions,
+    })
 }
 
 /// What `yogar verify` prints and writes once the verdict is in.
 struct Report<'a> {
     args: &'a VerifyArgs,
-    prog: &'a Program,
     program: &'a Path,
     spec: &'a str,
-    data_model: DataModel,
-    bound: u32,
     outcome: &'a Outcome,
 }
 
 impl Report<'_> {
     fn print(&self) -> u8 {
+        let (Some(prog), Some(bound)) = (&self.outcome.program, self.outcome.bound) else {
+            // Decided before any engine ran: the verdict line (and its JSON) only.
+            return self.print_early();
+        };
         let s = &self.outcome.stats;
         let args = self.args;
         if let Some(path) = &args.dot {
@@ -290,17 +179,17 @@ impl Report<'_> {
             for (k, v) in stat_lines(s) {
                 println!("{k}: {v}");
             }
-            println!("unwind bound: {}", self.bound);
+            println!("unwind bound: {bound}");
         }
         self.write_witness();
         if args.json {
-            println!("{}", self.json());
+            println!("{}", self.json(prog, bound));
         }
         if let Verdict::False { trace } = &self.outcome.verdict {
-            print!("{}", trace.render(self.prog));
+            print!("{}", trace.render(prog));
         }
         if !args.stats {
-            println!("unwind bound: {}", self.bound);
+            println!("unwind bound: {bound}");
         }
         match &self.outcome.verdict {
             Verdict::True { complete } => {
@@ -324,6 +213,29 @@ impl Report<'_> {
         }
     }
 
+    /// An UNKNOWN decided before any engine ran (with its JSON object under `--json`).
+    fn print_early(&self) -> u8 {
+        if self.args.json {
+            println!(
+                "{}",
+                json!({"verdict": "UNKNOWN", "reason": self.reason(), "unwind_bound": null,
+                       "statistics": {}, "trace": null})
+            );
+        }
+        println!("{}", self.outcome.verdict);
+        exit::UNKNOWN
+    }
+
+    fn reason(&self) -> Option<String> {
+        match &self.outcome.verdict {
+            Verdict::True { complete } => {
+                (!complete).then(|| "within the unwind bound".to_string())
+            }
+            Verdict::False { .. } => None,
+            Verdict::Unknown(r) => Some(r.to_string()),
+        }
+    }
+
     /// The violation witness on FALSE, the correctness witness on a complete TRUE; a witness
     /// that cannot be written is a warning, never a change of verdict.
     fn write_witness(&self) {
@@ -332,15 +244,18 @@ impl Report<'_> {
             .witness
             .clone()
             .unwrap_or_else(|| PathBuf::from("witness.graphml"));
-        let model = self.data_model;
-        let meta = || WitnessMeta::new(self.program, self.spec, model);
-        let written = match &self.outcome.verdict {
-            Verdict::False { trace } => meta()
+        let model = self.outcome.data_model;
+        let meta = || {
+            WitnessMeta::new(self.program, self.spec, model)
                 .map_err(|e| format!("cannot hash {}: {e}", self.program.display()))
-                .and_then(|m| witness_out::write_violation(&path, self.prog, trace, &m)),
-            Verdict::True { complete: true } => meta()
-                .map_err(|e| format!("cannot hash {}: {e}", self.program.display()))
-                .and_then(|m| witness_out::write_correctness(&path, &m)),
+        };
+        let written = match (&self.outcome.verdict, &self.outcome.witness) {
+            (Verdict::False { .. }, Some(wt)) => {
+                meta().and_then(|m| witness::write_violation(&path, wt, &m))
+            }
+            (Verdict::True { complete: true }, _) => {
+                meta().and_then(|m| witness::write_correctness(&path, &m))
+            }
             _ => Ok(()),
         };
         if let Err(e) = written {
@@ -348,22 +263,20 @@ impl Report<'_> {
         }
     }
 
-    fn json(&self) -> Value {
-        let (verdict, reason) = match &self.outcome.verdict {
-            Verdict::True { complete } => (
-                "TRUE",
-                (!complete).then(|| "within the unwind bound".to_string()),
-            ),
-            Verdict::False { .. } => ("FALSE(unreach-call)", None),
-            Verdict::Unknown(r) => ("UNKNOWN", Some(r.to_string())),
+    fn json(&self, prog: &Program, bound: u32) -> Value {
+        let verdict = match &self.outcome.verdict {
+            Verdict::True { .. } => "TRUE",
+            Verdict::False { .. } => "FALSE(unreach-call)",
+            Verdict::Unknown(_) => "UNKNOWN",
         };
+        let reason = self.reason();
         let stats: serde_json::Map<String, Value> = stat_lines(&self.outcome.stats)
             .into_iter()
             .map(|(k, v)| (k.replace(' ', "_"), v))
             .collect();
         let trace = match &self.outcome.verdict {
             Verdict::False { trace } => {
-                let p = self.prog;
+                let p = prog;
                 json!({
                     "threads": trace.threads.iter().enumerate().map(|(i, (f, loc))| json!({
                         "thread": i,
@@ -398,7 +311,7 @@ impl Report<'_> {
         json!({
             "verdict": verdict,
             "reason": reason,
-            "unwind_bound": self.bound,
+            "unwind_bound": bound,
             "statistics": stats,
             "trace": trace,
         })
@@ -467,6 +380,9 @@ fn stat_lines(s: &engine::EngineStats) -> Vec<(&'static str, Value)> {
     v.extend([
         ("graph time", secs(s.graph_time.as_secs_f64())),
         ("exact check time", secs(s.exact_time.as_secs_f64())),
+        ("frontend time", secs(s.frontend_time.as_secs_f64())),
+        ("symex time", secs(s.symex_time.as_secs_f64())),
+        ("encoding time", secs(s.encode_time.as_secs_f64())),
         ("sat time", secs(s.sat_time.as_secs_f64())),
         ("theory time", secs(s.theory_time.as_secs_f64())),
         ("total time", secs(s.total_time.as_secs_f64())),

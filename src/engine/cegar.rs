@@ -24,14 +24,21 @@ use super::{
     UnknownReason, Verdict,
 };
 use crate::ir::Program;
-use crate::symex::{self, CheckKind, SymexOutput};
+use crate::status::Phase;
+use crate::symex::{CheckKind, SymexOutput};
 
+/// The sharing pass, symbolic execution, then [`decide`].
 pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
-    super::with_equation(prog, opts, |out, knowledge, enc, deadline, stats| {
+    super::Engine::Cegar.verify(prog, opts)
+}
+
+/// Decides the bounded problem of one equation.
+pub fn decide(prog: &Program, out: &SymexOutput, opts: &EngineOptions) -> Outcome {
+    super::with_equation(out, opts, |enc, deadline, stats| {
         let mut recorded = Vec::new();
-        let verdict = decide(prog, opts, out, enc, deadline, stats, &mut recorded);
+        let verdict = refine(prog, opts, out, enc, deadline, stats, &mut recorded);
         if opts.check_refinements {
-            if let Err(why) = check_clauses(prog, opts, knowledge, &recorded) {
+            if let Err(why) = check_clauses(opts, out, &recorded) {
                 return Verdict::Unknown(UnknownReason::Internal(why));
             }
         }
@@ -40,17 +47,16 @@ pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
 }
 
 /// Checks that every refinement clause holds in every feasible execution: the exact encoding
-/// φ ∧ ζ ∧ ξ (built again by a deterministic run of symbolic execution, so literals are the
-/// same) has no model in which all the literals of a reason hold.
+/// φ ∧ ζ ∧ ξ, built on a second solver from the same equation (its formula replayed, then ζ
+/// encoded first as on the engine's solver, so literals are the same), has no model in which
+/// all the literals of a reason hold.
 fn check_clauses(
-    prog: &Program,
     opts: &EngineOptions,
-    knowledge: &symex::Knowledge,
+    out: &SymexOutput,
     clauses: &[Vec<Lit>],
 ) -> Result<(), String> {
     let mut solver = make_solver(&opts.solver).map_err(|e| e.to_string())?;
-    let mut enc = Encoder::new(&mut *solver);
-    let out = symex::run(prog, &opts.symex, &mut enc, knowledge).map_err(|e| e.to_string())?;
+    let mut enc = out.formula.encoder(&mut *solver);
     let eq = &out.equation;
     let po = ProgramOrder::unconditional(eq).map_err(|e| e.to_string())?;
     let links = encode_links(eq, &po, &mut enc).map_err(|e| e.to_string())?;
@@ -86,7 +92,7 @@ enum Ending<T> {
     Internal(String),
 }
 
-fn decide(
+fn refine(
     prog: &Program,
     opts: &EngineOptions,
     out: &SymexOutput,
@@ -186,6 +192,7 @@ impl Loop<'_> {
                 SolveResult::Sat => {}
             }
             // Everything the model says is read now: adding a clause discards it.
+            self.opts.phase(Phase::Refining);
             let graph_start = Instant::now();
             let mut g = self.eog_of_model(enc);
             let limits = ClosureLimits {
@@ -233,6 +240,9 @@ impl Loop<'_> {
                 r.extend(clauses.iter().cloned());
             }
             self.stats.refinements += 1;
+            if let Some(s) = &self.opts.status {
+                s.set_refinements(self.stats.refinements);
+            }
             for c in clauses {
                 self.stats.refinement_clauses += 1;
                 self.stats.refinement_literals += c.len() as u64;

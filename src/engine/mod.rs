@@ -1,9 +1,15 @@
 //! Verification engines over the symbolic execution's equation, and what they answer.
 //!
-//! `yogar` (the default) checks ordering consistency inside the SAT search; `cegar` refines the
-//! abstraction from outside, one counterexample at a time (the paper's loop); `monolithic` adds
-//! the exact scheduling constraint ξ and solves once (the CBMC-style baseline). The engines
-//! share [`Outcome`], [`EngineOptions`] and the trace builder.
+//! [`Engine`] names them: `yogar` (the default: ordering consistency checked inside the SAT
+//! search), `cegar` (the paper's loop: refine the abstraction from outside, one counterexample
+//! at a time), `monolithic` (the exact scheduling constraint ξ and one solve, the CBMC-style
+//! baseline), and the enumerative explorers `dpor` and `cdpor` (`crate::explore`, which run the
+//! program concretely and share nothing with the SAT path but the frontend and the IR). The SAT
+//! engines share [`Outcome`], [`EngineOptions`] and the trace builder, and decide on a
+//! [`SymexOutput`] that symbolic execution made once ([`symbolic_execution`]).
+//!
+//! Adding an engine: a variant of [`Engine`], its names in [`Engine::NAMES`], and its arm in
+//! [`Engine::decide`].
 
 pub mod cegar;
 pub mod eog;
@@ -12,9 +18,13 @@ pub mod null_solver;
 pub mod trace;
 pub mod yogar;
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::symex::{CheckKind, SymexOptions};
+use crate::ir::Program;
+use crate::sharing::Sharing;
+use crate::status::{Phase, Status};
+use crate::symex::{CheckKind, SymexOptions, SymexOutput};
 
 pub use trace::{Trace, TraceEvent, TraceInput};
 
@@ -34,6 +44,10 @@ pub struct EngineOptions {
     /// Yogar engine: the Graphviz text of the event order graph of the last counterexample
     /// refuted by a cycle is kept in [`EngineStats::last_refuted_eog`].
     pub keep_eog: bool,
+    /// Where to report progress, if anywhere.
+    pub status: Option<Arc<Status>>,
+    /// Explorers: give up (UNKNOWN) after this many runs.
+    pub max_executions: Option<u64>,
 }
 
 impl EngineOptions {
@@ -49,8 +63,126 @@ impl EngineOptions {
             check_refinements: false,
             compare_size: false,
             keep_eog: false,
+            status: None,
+            max_executions: None,
         }
     }
+
+    /// Reports the phase, when progress is watched.
+    pub fn phase(&self, phase: Phase) {
+        if let Some(s) = &self.status {
+            s.set_phase(phase);
+        }
+    }
+}
+
+/// The engines that decide on the equation of symbolic execution.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Engine {
+    /// φ0 without the scheduling constraint, with ordering consistency checked inside the SAT
+    /// search by the ordering theory.
+    Yogar,
+    /// Scheduling-constraint based abstraction refinement, the paper's loop.
+    Cegar,
+    /// The exact encoding with the scheduling constraint ξ, one solve.
+    Monolithic,
+    /// Enumerative: source-DPOR with sleep sets over the concrete interpreter.
+    Dpor,
+    /// Enumerative: constrained DPOR (independence constraints under transitive uniformity).
+    Cdpor,
+}
+
+impl Engine {
+    /// The names `--engine` accepts and what they select; the first is the default.
+    pub const NAMES: &'static [(&'static str, Engine)] = &[
+        ("yogar", Engine::Yogar),
+        ("cegar", Engine::Cegar),
+        ("monolithic", Engine::Monolithic),
+        ("dpor", Engine::Dpor),
+        ("cdpor", Engine::Cdpor),
+    ];
+
+    /// The engine called `name`.
+    pub fn from_name(name: &str) -> Option<Engine> {
+        Engine::NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, e)| e)
+    }
+
+    /// Its canonical name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Yogar => "yogar",
+            Engine::Cegar => "cegar",
+            Engine::Monolithic => "monolithic",
+            Engine::Dpor => "dpor",
+            Engine::Cdpor => "cdpor",
+        }
+    }
+
+    /// The explorer this engine runs, for the enumerative engines (which need no symbolic
+    /// execution).
+    pub fn explorer(self) -> Option<crate::explore::Explorer> {
+        match self {
+            Engine::Dpor => Some(crate::explore::Explorer::Dpor),
+            Engine::Cdpor => Some(crate::explore::Explorer::Cdpor),
+            Engine::Yogar | Engine::Cegar | Engine::Monolithic => None,
+        }
+    }
+
+    /// Decides the bounded problem of one equation (a SAT engine; an explorer runs the program
+    /// itself and is called through [`Engine::verify`]).
+    pub fn decide(self, prog: &Program, out: &SymexOutput, opts: &EngineOptions) -> Outcome {
+        match self {
+            Engine::Yogar => yogar::decide(prog, out, opts),
+            Engine::Cegar => cegar::decide(prog, out, opts),
+            Engine::Monolithic => monolithic::decide(prog, out, opts),
+            Engine::Dpor | Engine::Cdpor => Outcome::unknown(
+                UnknownReason::Internal("an explorer has no equation to decide".into()),
+                EngineStats::default(),
+            ),
+        }
+    }
+
+    /// The sharing pass, symbolic execution once, then the engine: for a caller that holds a
+    /// program and one bound.
+    pub fn verify(self, prog: &Program, opts: &EngineOptions) -> Outcome {
+        if let Some(explorer) = self.explorer() {
+            return crate::explore::verify(prog, opts, explorer, opts.max_executions);
+        }
+        let sharing = Sharing::analyse(prog);
+        let mut stats = EngineStats::default();
+        match symbolic_execution(prog, &sharing, opts, &mut stats) {
+            Ok(out) => {
+                let mut outcome = self.decide(prog, &out, opts);
+                outcome.stats.symex_time = stats.symex_time;
+                outcome
+            }
+            Err(why) => Outcome::unknown(why, stats),
+        }
+    }
+}
+
+/// Symbolic execution of `prog` at the bound of `opts` (within its timeout), its time added to
+/// `stats`.
+pub fn symbolic_execution(
+    prog: &Program,
+    sharing: &Sharing,
+    opts: &EngineOptions,
+    stats: &mut EngineStats,
+) -> Result<SymexOutput, UnknownReason> {
+    opts.phase(Phase::Symex);
+    let start = Instant::now();
+    let mut symex = opts.symex.clone();
+    // Symbolic execution of a large program can take long by itself: it watches the deadline.
+    if let Some(t) = opts.timeout {
+        let d = start + t;
+        symex.deadline = Some(symex.deadline.map_or(d, |e| e.min(d)));
+    }
+    let out = crate::symex::run(prog, sharing, &symex);
+    stats.symex_time += start.elapsed();
+    out.map_err(UnknownReason::from)
 }
 
 pub use crate::verdict::{UnknownReason, Unwound, Verdict};
@@ -95,6 +227,12 @@ pub struct EngineStats {
     /// Solver time (including the theory's), and the part spent in the theory.
     pub sat_time: Duration,
     pub theory_time: Duration,
+    /// Preprocessing, parsing, lowering (set by the pipeline).
+    pub frontend_time: Duration,
+    /// Sharing pass and symbolic execution.
+    pub symex_time: Duration,
+    /// The equation's formula, ζ and ξ to the solver.
+    pub encode_time: Duration,
     pub total_time: Duration,
     /// What an enumerative explorer counted (explorer engines only).
     pub explore: Option<crate::explore::ExploreStats>,
@@ -146,12 +284,16 @@ pub fn check_reason(
     }
 }
 
-/// A deadline from an optional timeout.
-pub(crate) struct Deadline(Option<Instant>);
+/// A deadline from an optional timeout, and where solves report that they run.
+pub(crate) struct Deadline(Option<Instant>, Option<Arc<Status>>);
 
 impl Deadline {
-    pub fn new(timeout: Option<Duration>) -> Deadline {
-        Deadline(timeout.map(|t| Instant::now() + t))
+    /// The deadline of `opts`, reporting to its status.
+    pub fn of(opts: &EngineOptions) -> Deadline {
+        Deadline(
+            opts.timeout.map(|t| Instant::now() + t),
+            opts.status.clone(),
+        )
     }
     /// Time left (None = unlimited); zero when passed.
     pub fn left(&self) -> Option<Duration> {
@@ -194,70 +336,35 @@ impl Checks {
     }
 }
 
-/// Runs symbolic execution until it is exact (first on a solver that keeps nothing, to learn
-/// which objects exist and which are private), then lets `decide` answer on the encoder that
-/// holds φ. Both engines start this way; `decide` gets the knowledge the run was made with.
+/// Lets `decide` answer on an encoder that holds the formula of the equation (φ without ζ and
+/// ξ) on a fresh solver of the back end `opts` names.
 pub(crate) fn with_equation(
-    prog: &crate::ir::Program,
+    out: &SymexOutput,
     opts: &EngineOptions,
-    mut decide: impl FnMut(
-        &crate::symex::SymexOutput,
-        &crate::symex::Knowledge,
-        &mut encoder::Encoder,
-        &Deadline,
-        &mut EngineStats,
-    ) -> Verdict,
+    mut decide: impl FnMut(&mut encoder::Encoder, &Deadline, &mut EngineStats) -> Verdict,
 ) -> Outcome {
     let start = Instant::now();
-    let deadline = Deadline::new(opts.timeout);
+    let deadline = Deadline::of(opts);
     let mut stats = EngineStats::default();
-    // Symbolic execution of a large program can take long by itself: it watches the deadline.
-    let mut opts = opts.clone();
-    opts.symex.deadline = deadline.0;
-    let opts = &opts;
-    let mut knowledge = {
-        let mut null = null_solver::NullSolver::default();
-        let mut enc = encoder::Encoder::new(&mut null);
-        match crate::symex::run(prog, &opts.symex, &mut enc, &Default::default()) {
-            Ok(out) => out.knowledge,
-            Err(e) => return Outcome::unknown(e.into(), stats),
-        }
+    let mut solver = match solver_glue::make_solver(&opts.solver) {
+        Ok(s) => s,
+        Err(e) => return Outcome::unknown(UnknownReason::Internal(e.to_string()), stats),
     };
-    // Each run knows more objects and sharing than the one before, so this ends quickly.
-    for _ in 0..MAX_RUNS {
-        let mut solver = match solver_glue::make_solver(&opts.solver) {
-            Ok(s) => s,
-            Err(e) => return Outcome::unknown(UnknownReason::Internal(e.to_string()), stats),
-        };
-        let mut enc = encoder::Encoder::new(&mut *solver);
-        let out = match crate::symex::run(prog, &opts.symex, &mut enc, &knowledge) {
-            Ok(o) => o,
-            Err(e) => return Outcome::unknown(e.into(), stats),
-        };
-        if out.rerun {
-            knowledge = out.knowledge;
-            continue;
-        }
-        let verdict = decide(&out, &knowledge, &mut enc, &deadline, &mut stats);
-        let s = enc.solver_ref().stats();
-        stats.vars = s.vars;
-        stats.clauses = s.clauses;
-        stats.solves = s.solves;
-        stats.conflicts = s.conflicts;
-        stats.decisions = s.decisions;
-        stats.sat_time = s.solve_time;
-        stats.theory_time = s.theory_time;
-        stats.total_time = start.elapsed();
-        return Outcome { verdict, stats };
-    }
-    Outcome::unknown(
-        UnknownReason::unsupported("pointers to objects made by threads executed later"),
-        stats,
-    )
+    opts.phase(Phase::Encoding);
+    let mut enc = out.formula.encoder(&mut *solver);
+    stats.encode_time += start.elapsed();
+    let verdict = decide(&mut enc, &deadline, &mut stats);
+    let s = enc.solver_ref().stats();
+    stats.vars = s.vars;
+    stats.clauses = s.clauses;
+    stats.solves = s.solves;
+    stats.conflicts = s.conflicts;
+    stats.decisions = s.decisions;
+    stats.sat_time = s.solve_time;
+    stats.theory_time = s.theory_time;
+    stats.total_time = start.elapsed();
+    Outcome { verdict, stats }
 }
-
-/// Runs of symbolic execution allowed to learn the objects pointers may designate.
-pub const MAX_RUNS: usize = 4;
 
 /// What both engines encode first: the unconditional program order and ζ (every read takes
 /// the value of one write of its location), with their sizes recorded in `stats`. `Err` is
@@ -267,6 +374,7 @@ pub(crate) fn order_and_links(
     enc: &mut encoder::Encoder,
     stats: &mut EngineStats,
 ) -> Result<(encoder::ProgramOrder, encoder::LinkTable), UnknownReason> {
+    let start = Instant::now();
     let eq = &out.equation;
     stats.events = eq.events.len();
     stats.threads = out.threads.len();
@@ -274,6 +382,7 @@ pub(crate) fn order_and_links(
     let po = encoder::ProgramOrder::unconditional(eq).map_err(|e| unsupported(&e))?;
     let links = encoder::encode_links(eq, &po, enc).map_err(|e| unsupported(&e))?;
     stats.zeta_clauses = links.size().clauses;
+    stats.encode_time += start.elapsed();
     Ok((po, links))
 }
 
@@ -288,6 +397,9 @@ pub(crate) fn solve(
     }
     if deadline.passed() {
         return solver_glue::SolveResult::Interrupted;
+    }
+    if let Some(s) = &deadline.1 {
+        s.set_phase(Phase::Solving);
     }
     // Every back end enforces a time budget; only conflict budgets may be refused.
     let _ = enc.solver().set_budget(solver_glue::Budget {

@@ -15,13 +15,19 @@ use super::{
 use crate::ir::Program;
 use crate::symex::{CheckKind, SymexOutput};
 
+/// The sharing pass, symbolic execution, then [`decide`].
 pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
-    super::with_equation(prog, opts, |out, _, enc, deadline, stats| {
-        decide(prog, opts, out, enc, deadline, stats)
+    super::Engine::Monolithic.verify(prog, opts)
+}
+
+/// Decides the bounded problem of one equation.
+pub fn decide(prog: &Program, out: &SymexOutput, opts: &EngineOptions) -> Outcome {
+    super::with_equation(out, opts, |enc, deadline, stats| {
+        solve_exactly(prog, opts, out, enc, deadline, stats)
     })
 }
 
-fn decide(
+fn solve_exactly(
     prog: &Program,
     opts: &EngineOptions,
     out: &SymexOutput,
@@ -34,10 +40,12 @@ fn decide(
         Ok(x) => x,
         Err(why) => return Verdict::Unknown(why),
     };
+    let encoding = std::time::Instant::now();
     let xi = match ScheduleEncoding::encode(eq, &po, &links, enc, LiteralMode::Shared) {
         Ok(x) => x,
         Err(e) => return Verdict::Unknown(UnknownReason::unsupported(e.to_string())),
     };
+    stats.encode_time += encoding.elapsed();
     stats.xi_clauses = xi.size().clauses;
 
     let checks = Checks::new(out, enc);

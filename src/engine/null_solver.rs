@@ -1,5 +1,5 @@
-//! A solver that keeps nothing: symbolic execution runs on it to learn about the program
-//! (which objects exist, which are private to a thread) before the run that counts.
+//! A solver that keeps nothing: encodings built only to be measured (the size of the
+//! monolithic ξ next to the abstraction's, `--compare-size`) are built on it.
 
 use solver_glue::{Budget, Lit, SatSolver, SolveResult, Stats, UnsupportedBudget, Var};
 

@@ -20,16 +20,22 @@ use super::{
     check_reason, solve, Checks, Deadline, EngineOptions, EngineStats, Outcome, Trace, Verdict,
 };
 use crate::ir::Program;
-use crate::symex::{self, CheckKind, SymexOutput};
+use crate::symex::{CheckKind, SymexOutput};
 use crate::verdict::UnknownReason;
 
+/// The sharing pass, symbolic execution, then [`decide`].
 pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
-    super::with_equation(prog, opts, |out, knowledge, enc, deadline, stats| {
-        let verdict = decide(prog, opts, out, enc, deadline, stats);
+    super::Engine::Yogar.verify(prog, opts)
+}
+
+/// Decides the bounded problem of one equation.
+pub fn decide(prog: &Program, out: &SymexOutput, opts: &EngineOptions) -> Outcome {
+    super::with_equation(out, opts, |enc, deadline, stats| {
+        let verdict = solve_with_theory(prog, opts, out, enc, deadline, stats);
         if opts.check_refinements {
             let recorded = connected(enc).map(|t| t.recorded().to_vec());
             if let Some(clauses) = recorded {
-                if let Err(why) = check_clauses(prog, opts, knowledge, &clauses) {
+                if let Err(why) = check_clauses(out, &clauses) {
                     return Verdict::Unknown(UnknownReason::Internal(why));
                 }
             }
@@ -45,7 +51,7 @@ fn connected<'a>(enc: &'a mut Encoder) -> Option<&'a mut OrderTheory> {
         .and_then(|p| p.as_any_mut().downcast_mut::<OrderTheory>())
 }
 
-fn decide(
+fn solve_with_theory(
     prog: &Program,
     opts: &EngineOptions,
     out: &SymexOutput,
@@ -125,20 +131,16 @@ fn decide(
     verdict
 }
 
-/// Checks that every theory conflict clause holds in every feasible execution: the exact
-/// encoding φ ∧ ζ ∧ ξ, with the coherence literals tied to ξ's clocks, has no model in which
-/// all the negated literals of a clause hold. Symbolic execution runs again (deterministically,
-/// so literals are the same). The check is many cheap solves of one formula under assumptions,
-/// which batsat does fastest whatever back end the engine ran on.
-fn check_clauses(
-    prog: &Program,
-    opts: &EngineOptions,
-    knowledge: &symex::Knowledge,
-    clauses: &[Vec<Lit>],
-) -> Result<(), String> {
+/// Checks that every theory clause (conflict, or implication as `lit ∨ ¬reason`) holds in
+/// every feasible execution: the exact encoding φ ∧ ζ ∧ ξ, built on a second solver from the
+/// same equation (its formula replayed, then ζ and the coherence literals made first as on the
+/// engine's solver, so literals are the same) with the coherence literals tied to ξ's clocks,
+/// has no model in which all the negated literals of a clause hold. The check is many cheap
+/// solves of one formula under assumptions, which batsat does fastest whatever back end the
+/// engine ran on.
+fn check_clauses(out: &SymexOutput, clauses: &[Vec<Lit>]) -> Result<(), String> {
     let mut solver = make_solver("batsat").map_err(|e| e.to_string())?;
-    let mut enc = Encoder::new(&mut *solver);
-    let out = symex::run(prog, &opts.symex, &mut enc, knowledge).map_err(|e| e.to_string())?;
+    let mut enc = out.formula.encoder(&mut *solver);
     let eq = &out.equation;
     let po = ProgramOrder::unconditional(eq).map_err(|e| e.to_string())?;
     let links = encode_links(eq, &po, &mut enc).map_err(|e| e.to_string())?;

@@ -30,6 +30,7 @@
 //!   `__label__`, computed goto, nested functions) is a syntax error.
 
 pub mod error;
+pub mod load;
 pub mod lower;
 pub mod parse;
 pub mod preprocess;
@@ -38,6 +39,7 @@ pub mod source_map;
 use std::path::Path;
 
 pub use error::FrontendError;
+pub use load::{load, LoadError};
 
 use crate::ir::{DataModel, Program};
 

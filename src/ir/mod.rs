@@ -102,6 +102,17 @@ impl VarData {
     pub fn is_global(&self) -> bool {
         matches!(self.kind, VarKind::Global | VarKind::StaticLocal(_))
     }
+
+    /// Whether the variable lives in memory (an object pointers can designate, accessed by
+    /// events when shared): globals that are not thread-local, and locals and parameters whose
+    /// address is taken. The others are thread-private values.
+    pub fn in_memory(&self) -> bool {
+        match self.kind {
+            VarKind::Global | VarKind::StaticLocal(_) => !self.thread_local,
+            VarKind::Param(_) | VarKind::Local(_) => self.address_taken,
+            VarKind::Temp(_) => false,
+        }
+    }
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

@@ -1,16 +1,24 @@
 //! Places: where an lvalue lives (a thread-private variable or memory through a pointer), and
 //! reading and writing them, memory accesses becoming events of the equation.
 
-use encoder::{AccessKind, BitVec, EventData, Location};
+use std::collections::BTreeMap;
+
+use cranelift_entity::EntityRef;
+use encoder::{AccessKind, AtomicBlock, BitVec, EventData, Location, Thread};
 use solver_glue::Lit;
 
 use super::exec::Symex;
-use cranelift_entity::EntityRef;
-
 use super::memory::{CellLookup, ObjId};
 use super::state::{State, Val};
-use super::{unsupported, EventInfo, SymexError};
-use crate::ir::{Place, PlaceBase, Proj, Type, TypeId};
+use super::{unsupported, Check, CheckKind, EventInfo, SymexError};
+use crate::ir::{Expr, Loc, Place, PlaceBase, Proj, Type, TypeId};
+use crate::sharing::{var_object, AbsObj, ObjSet};
+
+const INVALID_READ: &str = "invalid memory read (null, dangling or out of bounds)";
+const INVALID_WRITE: &str = "invalid memory write (null, dangling or out of bounds)";
+/// A second thread touches an object the sharing pass took as private to one.
+const UNPREDICTED: &str =
+    "an object the sharing analysis took as private to one thread is accessed by another";
 
 /// A byte offset inside a thread-private variable.
 #[derive(Clone, Debug)]
@@ -21,24 +29,78 @@ enum Offset {
 
 /// Where a place lives.
 #[derive(Clone, Debug)]
-enum Target {
+enum Target<'p> {
     Var {
         key: super::state::VarKey,
         ty: TypeId,
         off: Offset,
     },
-    /// Memory at a pointer value.
-    Mem(BitVec),
+    /// Memory at a pointer value, and where the pointer comes from.
+    Mem(BitVec, Via<'p>),
+}
+
+/// Where a pointer comes from, which says what it may designate when its object part is
+/// computed (symbolic): an index past the end of an array cannot carry it into another object.
+#[derive(Clone, Copy, Debug)]
+pub enum Via<'p> {
+    /// The address of a variable (plus projections): that variable's object.
+    Object(AbsObj),
+    /// The value of an expression: its points-to set.
+    Pointer(&'p Expr),
+    /// Unknown: any object.
+    Unknown,
+}
+
+/// An access through a computed pointer that objects made later may still take (the sharing
+/// pass says the pointer may designate objects of threads symbolic execution runs later): its
+/// alternatives for those objects are added once all threads have run, at its place in its
+/// thread's program order, and its invalid-access check waits until then.
+pub(super) struct OpenAccess {
+    thread: Thread,
+    /// Position in the thread's items right after the access's own events.
+    pos: usize,
+    ptr: BitVec,
+    lo: u64,
+    bits: u32,
+    guard: Lit,
+    /// The value read (the alternatives constrain it) or written.
+    kind: AccessKind,
+    value: BitVec,
+    atomic: Option<AtomicBlock>,
+    loc: Loc,
+    /// The abstract objects the pointer may designate.
+    may: ObjSet,
+    /// Objects made before the access (the later ones are the new alternatives).
+    made: usize,
+    /// Conditions of the alternatives so far.
+    conds: Vec<Lit>,
+}
+
+/// Where a pointer (plus an offset) may point, for an access.
+struct Cells {
+    /// Cells of the objects made so far, each with its condition.
+    now: Vec<(ObjId, u64, Lit)>,
+    /// For a computed pointer that objects made later may satisfy: what it may designate.
+    later: Option<ObjSet>,
 }
 
 impl Symex<'_, '_, '_> {
-    fn resolve(&mut self, place: &Place, s: &mut State, guard: Lit) -> Result<Target, SymexError> {
+    fn resolve<'p>(
+        &mut self,
+        place: &'p Place,
+        s: &mut State,
+        guard: Lit,
+    ) -> Result<Target<'p>, SymexError> {
         let ptr_bits = self.mem.ptr_bits;
         let mut target = match &place.base {
             PlaceBase::Var(v) => {
                 if self.is_memory_var(*v) {
                     let o = self.obj_of_var(*v)?;
-                    Target::Mem(self.enc.bv_const(ptr_bits, self.mem.pointer(o, 0)))
+                    let abs = var_object(self.prog, *v);
+                    Target::Mem(
+                        self.enc.bv_const(ptr_bits, self.mem.pointer(o, 0)),
+                        Via::Object(abs),
+                    )
                 } else {
                     let var = &self.prog.vars[*v];
                     Target::Var {
@@ -48,7 +110,7 @@ impl Symex<'_, '_, '_> {
                     }
                 }
             }
-            PlaceBase::Deref(e) => Target::Mem(self.eval_scalar_g(e, s, guard)?),
+            PlaceBase::Deref(e) => Target::Mem(self.eval_scalar_g(e, s, guard)?, Via::Pointer(e)),
         };
         for p in &place.projs {
             match p {
@@ -65,7 +127,7 @@ impl Symex<'_, '_, '_> {
         Ok(target)
     }
 
-    fn add_offset_const(&mut self, t: &mut Target, k: u64) {
+    fn add_offset_const(&mut self, t: &mut Target<'_>, k: u64) {
         if k == 0 {
             return;
         }
@@ -82,14 +144,14 @@ impl Symex<'_, '_, '_> {
                 let kc = self.enc.bv_const(bits, k);
                 *o = self.enc.bv_add(o, &kc);
             }
-            Target::Mem(p) => {
+            Target::Mem(p, _) => {
                 let kc = self.enc.bv_const(bits, k);
                 *p = self.enc.bv_add(p, &kc);
             }
         }
     }
 
-    fn add_offset_sym(&mut self, t: &mut Target, d: BitVec) {
+    fn add_offset_sym(&mut self, t: &mut Target<'_>, d: BitVec) {
         let bits = self.mem.ptr_bits;
         match t {
             Target::Var { off, .. } => {
@@ -103,7 +165,7 @@ impl Symex<'_, '_, '_> {
                     None => Offset::Sym(sum),
                 };
             }
-            Target::Mem(p) => *p = self.enc.bv_add(p, &d),
+            Target::Mem(p, _) => *p = self.enc.bv_add(p, &d),
         }
     }
 
@@ -115,7 +177,7 @@ impl Symex<'_, '_, '_> {
         guard: Lit,
     ) -> Result<BitVec, SymexError> {
         match self.resolve(place, s, guard)? {
-            Target::Mem(p) => Ok(p),
+            Target::Mem(p, _) => Ok(p),
             Target::Var { .. } => unsupported("address of a variable not marked address-taken"),
         }
     }
@@ -135,7 +197,7 @@ impl Symex<'_, '_, '_> {
                 Target::Var { key, ty, off } => {
                     self.read_var_leaf(*key, *ty, off, lo, bits, s, guard)?
                 }
-                Target::Mem(p) => self.load(p, lo, bits, s, guard)?,
+                Target::Mem(p, via) => self.load(p, lo, bits, s, guard, *via)?,
             };
             out.push((lo, v));
         }
@@ -167,10 +229,10 @@ impl Symex<'_, '_, '_> {
                 }
                 Ok(())
             }
-            Target::Mem(p) => {
+            Target::Mem(p, via) => {
                 for (lo, v) in val.leaves() {
                     let bits = v.width();
-                    self.store_through(&p, lo, Val::Scalar(v), bits, guard, s)?;
+                    self.store_through(&p, lo, Val::Scalar(v), bits, guard, s, via)?;
                 }
                 Ok(())
             }
@@ -290,47 +352,101 @@ impl Symex<'_, '_, '_> {
         Ok(())
     }
 
-    /// The memory cells a pointer (plus `lo`) may designate for an access of `bits` bits, each
-    /// with its condition; reports the rest as an invalid access.
-    fn cells_at(&mut self, p: &BitVec, lo: u64, bits: u32, guard: Lit) -> Vec<(ObjId, u64, Lit)> {
+    /// The object part and the offset (plus `lo`) of a pointer.
+    fn split_pointer(&mut self, p: &BitVec, lo: u64) -> (BitVec, BitVec) {
         let off_bits = self.mem.off_bits();
         let obj_part = BitVec::from_bits(p.bits()[off_bits as usize..].to_vec());
         let off_part = BitVec::from_bits(p.bits()[..off_bits as usize].to_vec());
         let lo_c = self.enc.bv_const(off_bits, lo);
         let off = self.enc.bv_add(&off_part, &lo_c);
-        let objs: Vec<ObjId> = match self.enc.bv_const_value(&obj_part) {
-            Some(o) => vec![ObjId::from_u32(o as u32)],
-            None => {
-                self.sym_deref = true;
-                self.mem.objects.keys().collect()
-            }
-        };
-        let mut out = Vec::new();
-        for o in objs {
-            if o.index() >= self.mem.objects.len() {
-                continue;
-            }
-            let oc = self.enc.bv_const(obj_part.width(), o.as_u32() as u64);
-            let is_obj = self.enc.bv_eq(&obj_part, &oc);
-            if self.enc.const_value(is_obj) == Some(false) {
-                continue;
-            }
-            let offsets = match self.enc.bv_const_value(&off) {
-                Some(c) => vec![c],
-                None => self.mem.candidate_offsets(o, bits),
-            };
-            for c in offsets {
-                let k = self.enc.bv_const(off_bits, c);
-                let at = self.enc.bv_eq(&off, &k);
-                let cond = self.enc.and(is_obj, at);
-                let g = self.enc.and(guard, cond);
-                if self.enc.const_value(g) == Some(false) {
-                    continue;
+        (obj_part, off)
+    }
+
+    /// The memory cells a pointer (plus `lo`) may designate for an access of `bits` bits, each
+    /// with its condition. A computed object part may designate the objects `via` allows;
+    /// every other value is an invalid access.
+    fn cells_at(
+        &mut self,
+        p: &BitVec,
+        lo: u64,
+        bits: u32,
+        guard: Lit,
+        via: Via<'_>,
+    ) -> Result<Cells, SymexError> {
+        let (obj_part, off) = self.split_pointer(p, lo);
+        let (objs, later): (Vec<ObjId>, Option<ObjSet>) = match self.enc.bv_const_value(&obj_part) {
+            Some(o) => (vec![ObjId::from_u32(o as u32)], None),
+            None => match via {
+                Via::Unknown => (self.mem.objects.keys().collect(), None),
+                Via::Object(_) | Via::Pointer(_) => {
+                    let may = match via {
+                        Via::Pointer(e) => self.sharing.pointees(self.prog, e),
+                        Via::Object(a) => ObjSet::from([a]),
+                        Via::Unknown => unreachable!("handled above"),
+                    };
+                    self.make_singles(&may)?;
+                    let objs = self
+                        .mem
+                        .objects
+                        .keys()
+                        .filter(|o| self.abs[o.index()].is_some_and(|a| may.contains(&a)))
+                        .collect();
+                    let late = !self.init_mode && may.iter().any(|&a| self.sharing.made_late(a));
+                    (objs, late.then_some(may))
                 }
-                out.push((o, c, cond));
+            },
+        };
+        let mut now = Vec::new();
+        for o in objs {
+            self.object_cells(o, &obj_part, &off, bits, guard, &mut now);
+        }
+        Ok(Cells { now, later })
+    }
+
+    /// Makes the globals and functions of `may` that do not exist yet (a computed pointer may
+    /// designate them before their first use by name).
+    pub(super) fn make_singles(&mut self, may: &ObjSet) -> Result<(), SymexError> {
+        for &a in may {
+            if a.is_single() {
+                self.single_object(a)?;
             }
         }
-        out
+        Ok(())
+    }
+
+    /// The cells of object `o` a pointer (object part, offset) may designate.
+    fn object_cells(
+        &mut self,
+        o: ObjId,
+        obj_part: &BitVec,
+        off: &BitVec,
+        bits: u32,
+        guard: Lit,
+        out: &mut Vec<(ObjId, u64, Lit)>,
+    ) {
+        if o.index() >= self.mem.objects.len() {
+            return;
+        }
+        let off_bits = self.mem.off_bits();
+        let oc = self.enc.bv_const(obj_part.width(), o.as_u32() as u64);
+        let is_obj = self.enc.bv_eq(obj_part, &oc);
+        if self.enc.const_value(is_obj) == Some(false) {
+            return;
+        }
+        let offsets = match self.enc.bv_const_value(off) {
+            Some(c) => vec![c],
+            None => self.mem.candidate_offsets(o, bits),
+        };
+        for c in offsets {
+            let k = self.enc.bv_const(off_bits, c);
+            let at = self.enc.bv_eq(off, &k);
+            let cond = self.enc.and(is_obj, at);
+            let g = self.enc.and(guard, cond);
+            if self.enc.const_value(g) == Some(false) {
+                continue;
+            }
+            out.push((o, c, cond));
+        }
     }
 
     /// The location of a cell, or why it has none.
@@ -346,7 +462,8 @@ impl Symex<'_, '_, '_> {
         }
     }
 
-    /// A memory read of `bits` bits at pointer `p` + `lo`.
+    /// A memory read of `bits` bits at pointer `p` + `lo` (`via`: the pointer's expression).
+    #[allow(clippy::too_many_arguments)]
     pub fn load(
         &mut self,
         p: &BitVec,
@@ -354,11 +471,31 @@ impl Symex<'_, '_, '_> {
         bits: u32,
         s: &mut State,
         guard: Lit,
+        via: Via<'_>,
     ) -> Result<BitVec, SymexError> {
-        let cands = self.cells_at(p, lo, bits, guard);
+        let cells = self.cells_at(p, lo, bits, guard, via)?;
+        if let Some(may) = cells.later {
+            let v = self.enc.bv_fresh(bits);
+            let mut conds = Vec::new();
+            for (o, off, cond) in cells.now {
+                let Some(loc) = self.cell_loc(o, off, bits)? else {
+                    continue;
+                };
+                let g = self.enc.and(guard, cond);
+                let val = match self.private_cell(o, off, bits, s, g) {
+                    Some(old) => old,
+                    None => self.emit_read(loc, g, bits, s),
+                };
+                let same = self.enc.bv_eq(&v, &val);
+                self.enc.assert_implies(g, same);
+                conds.push(cond);
+            }
+            self.open_access(p, lo, AccessKind::Read, v.clone(), guard, s, may, conds);
+            return Ok(v);
+        }
         let mut acc: Option<BitVec> = None;
         let mut hits = Vec::new();
-        for (o, off, cond) in cands.into_iter().rev() {
+        for (o, off, cond) in cells.now.into_iter().rev() {
             let Some(loc) = self.cell_loc(o, off, bits)? else {
                 continue;
             };
@@ -368,7 +505,7 @@ impl Symex<'_, '_, '_> {
                     .get(&(o, off))
                     .cloned()
                     .unwrap_or_else(|| self.enc.bv_const(bits, 0))
-            } else if let Some(old) = self.private_cell(o, off, bits, s) {
+            } else if let Some(old) = self.private_cell(o, off, bits, s, g) {
                 old
             } else {
                 self.emit_read(loc, g, bits, s)
@@ -381,11 +518,12 @@ impl Symex<'_, '_, '_> {
         }
         let any = self.enc.or_all(&hits);
         let bad = self.enc.and(guard, !any);
-        self.unsupported_check("invalid memory read (null, dangling or out of bounds)", bad);
+        self.unsupported_check(INVALID_READ, bad);
         Ok(acc.unwrap_or_else(|| self.enc.bv_fresh(bits)))
     }
 
-    /// A memory write of a scalar at pointer `p` + `lo`.
+    /// A memory write of a scalar at pointer `p` + `lo` (`via`: the pointer's expression).
+    #[allow(clippy::too_many_arguments)]
     pub fn store_through(
         &mut self,
         p: &BitVec,
@@ -394,13 +532,14 @@ impl Symex<'_, '_, '_> {
         bits: u32,
         guard: Lit,
         s: &mut State,
+        via: Via<'_>,
     ) -> Result<(), SymexError> {
         let Val::Scalar(v) = v else {
             return unsupported("store of an aggregate through a pointer leaf");
         };
-        let cands = self.cells_at(p, lo, bits, guard);
+        let cells = self.cells_at(p, lo, bits, guard, via)?;
         let mut hits = Vec::new();
-        for (o, off, cond) in cands {
+        for (o, off, cond) in cells.now {
             let Some(loc) = self.cell_loc(o, off, bits)? else {
                 continue;
             };
@@ -413,7 +552,7 @@ impl Symex<'_, '_, '_> {
                     .unwrap_or_else(|| self.enc.bv_const(bits, 0));
                 let new = self.enc.bv_ite(g, &v, &old);
                 self.init_vals.insert((o, off), new);
-            } else if let Some(old) = self.private_cell(o, off, bits, s) {
+            } else if let Some(old) = self.private_cell(o, off, bits, s, g) {
                 let new = self.enc.bv_ite(g, &v, &old);
                 s.mem.insert((o, off), new);
             } else {
@@ -421,30 +560,155 @@ impl Symex<'_, '_, '_> {
             }
             hits.push(cond);
         }
+        if let Some(may) = cells.later {
+            self.open_access(p, lo, AccessKind::Write, v, guard, s, may, hits);
+            return Ok(());
+        }
         let any = self.enc.or_all(&hits);
         let bad = self.enc.and(guard, !any);
-        self.unsupported_check(
-            "invalid memory write (null, dangling or out of bounds)",
-            bad,
-        );
+        self.unsupported_check(INVALID_WRITE, bad);
         Ok(())
     }
 
-    /// Records an access of `o` by the current thread; for an object private to it, the
-    /// cell's current value on the path.
-    fn private_cell(&mut self, o: ObjId, off: u64, bits: u32, s: &mut State) -> Option<BitVec> {
-        let me = self.cur_number;
-        self.accessors
-            .entry(o)
-            .and_modify(|w| {
-                if *w != Some(me) {
-                    *w = None
+    /// Records an access that objects made later may still take.
+    #[allow(clippy::too_many_arguments)]
+    fn open_access(
+        &mut self,
+        p: &BitVec,
+        lo: u64,
+        kind: AccessKind,
+        value: BitVec,
+        guard: Lit,
+        s: &State,
+        may: ObjSet,
+        conds: Vec<Lit>,
+    ) {
+        self.open.push(OpenAccess {
+            thread: self.cur,
+            pos: self.eq.threads[self.cur].items.len(),
+            ptr: p.clone(),
+            lo,
+            bits: value.width(),
+            guard,
+            kind,
+            value,
+            atomic: s.block(),
+            loc: self.loc,
+            may,
+            made: self.mem.objects.len(),
+            conds,
+        });
+    }
+
+    /// Once every thread has run: the alternatives of the open accesses for the objects made
+    /// after them, at their places in program order, and their invalid-access checks.
+    pub(super) fn close_open_accesses(&mut self) -> Result<(), SymexError> {
+        let mut inserts: BTreeMap<Thread, Vec<(usize, EventData, Loc)>> = BTreeMap::new();
+        for a in std::mem::take(&mut self.open) {
+            let (obj_part, off) = self.split_pointer(&a.ptr, a.lo);
+            let mut cells = Vec::new();
+            for i in a.made..self.mem.objects.len() {
+                if self.abs[i].is_some_and(|x| a.may.contains(&x)) {
+                    let o = ObjId::new(i);
+                    self.object_cells(o, &obj_part, &off, a.bits, a.guard, &mut cells);
                 }
-            })
-            .or_insert(Some(me));
-        let owner = *self.private_owner.get(&o)?;
+            }
+            let mut conds = a.conds;
+            for (o, c, cond) in cells {
+                let Some(loc) = self.cell_loc(o, c, a.bits)? else {
+                    continue;
+                };
+                conds.push(cond);
+                let g = self.enc.and(a.guard, cond);
+                if self.private_owner.contains_key(&o) {
+                    // The owner's accesses stayed on its path: this one cannot see them.
+                    self.unpredicted.push(format!(
+                        "{} made late but private",
+                        self.mem.objects[o].name
+                    ));
+                    self.checks.push(Check {
+                        kind: CheckKind::Unsupported(UNPREDICTED.into()),
+                        lit: g,
+                        loc: a.loc,
+                        thread: a.thread,
+                    });
+                    continue;
+                }
+                let value = match a.kind {
+                    AccessKind::Read => {
+                        let val = self.enc.bv_fresh(a.bits);
+                        let same = self.enc.bv_eq(&a.value, &val);
+                        self.enc.assert_implies(g, same);
+                        val
+                    }
+                    AccessKind::Write => a.value.clone(),
+                };
+                let data = EventData {
+                    thread: a.thread,
+                    location: loc,
+                    kind: a.kind,
+                    guard: g,
+                    value,
+                    atomic: a.atomic,
+                    source: None,
+                };
+                inserts
+                    .entry(a.thread)
+                    .or_default()
+                    .push((a.pos, data, a.loc));
+            }
+            let any = self.enc.or_all(&conds);
+            let bad = self.enc.and(a.guard, !any);
+            if self.enc.const_value(bad) != Some(false) {
+                let what = match a.kind {
+                    AccessKind::Read => INVALID_READ,
+                    AccessKind::Write => INVALID_WRITE,
+                };
+                self.checks.push(Check {
+                    kind: CheckKind::Unsupported(what.into()),
+                    lit: bad,
+                    loc: a.loc,
+                    thread: a.thread,
+                });
+            }
+        }
+        for (t, list) in inserts {
+            let locs: Vec<Loc> = list.iter().map(|(_, _, l)| *l).collect();
+            let events = self
+                .eq
+                .insert_events(t, list.into_iter().map(|(pos, d, _)| (pos, d)));
+            for (e, loc) in events.into_iter().zip(locs) {
+                self.event_info[e] = EventInfo { loc };
+            }
+        }
+        Ok(())
+    }
+
+    /// For an object private to one thread (the sharing pass says so), the cell's current
+    /// value on the path; the first thread to access it becomes its owner. Another thread's
+    /// access is a fact the pass did not predict: recorded, and reported as unsupported where
+    /// `guard` holds, since the owner's values are not visible to it.
+    fn private_cell(
+        &mut self,
+        o: ObjId,
+        off: u64,
+        bits: u32,
+        s: &mut State,
+        guard: Lit,
+    ) -> Option<BitVec> {
+        let abs = self.abs[o.index()]?;
+        if self.sharing.is_shared(abs) || self.broken.contains(&o) {
+            return None;
+        }
+        let me = self.cur_number;
+        let owner = *self.private_owner.entry(o).or_insert(me);
         if owner != me {
-            self.private_broken = true;
+            self.unpredicted.push(format!(
+                "{} accessed by threads {owner} and {me}",
+                self.mem.objects[o].name
+            ));
+            self.broken.insert(o);
+            self.unsupported_check(UNPREDICTED, guard);
             return None;
         }
         if let Some(v) = s.mem.get(&(o, off)) {

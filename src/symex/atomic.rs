@@ -9,10 +9,10 @@ use cranelift_entity::EntityRef;
 
 use super::exec::Symex;
 use super::memory::ObjId;
-use super::objects::ObjIdent;
 use super::state::{State, Val};
 use super::{unsupported, SymexError};
 use crate::ir::{Expr, Place};
+use crate::sharing::AbsObj;
 
 impl Symex<'_, '_, '_> {
     /// The lock-state locations a mutex pointer may designate, each with its condition.
@@ -34,11 +34,18 @@ impl Symex<'_, '_, '_> {
             out.push((self.lock_loc(obj, off), s.guard));
             return Ok(out);
         }
-        // A symbolic mutex pointer: any object of the program at any offset where a lock is
-        // known, or where an object holds a pthread_mutex_t (its start).
-        let mut keys: Vec<(ObjId, u64)> = self.locks.keys().copied().collect();
-        for (i, &o) in &self.id_of {
-            if matches!(i, ObjIdent::Global(_)) {
+        // A symbolic mutex pointer: any object of its points-to set at any offset where a lock
+        // is known, or the start of a global of the set.
+        let may = self.sharing.pointees(self.prog, m);
+        self.make_singles(&may)?;
+        let mut keys: Vec<(ObjId, u64)> = self
+            .locks
+            .keys()
+            .copied()
+            .filter(|(o, _)| self.abs[o.index()].is_some_and(|a| may.contains(&a)))
+            .collect();
+        for (i, &o) in &self.singles {
+            if matches!(i, AbsObj::Global(_)) && may.contains(i) {
                 keys.push((o, 0));
             }
         }

@@ -3,12 +3,13 @@
 
 use encoder::BitVec;
 
+use super::access::Via;
 use super::exec::Symex;
 use super::memory::{InitValue, ObjId, ObjKind, Object};
-use super::objects::ObjTag;
 use super::state::{State, Val};
 use super::{unsupported, SymexError};
 use crate::ir::{Expr, Place};
+use crate::sharing::AbsObj;
 
 impl Symex<'_, '_, '_> {
     /// `malloc`/`calloc`: a heap object of the constant size, typed by the pointer it is
@@ -47,8 +48,8 @@ impl Symex<'_, '_, '_> {
                         .collect::<Vec<_>>(),
                 )
             });
-        let obj = self.dynamic_object(
-            ObjTag::Heap(site),
+        let obj = self.new_object(
+            AbsObj::Heap(crate::ir::AllocSite::from_u32(site)),
             Object {
                 name,
                 kind: ObjKind::Heap,
@@ -96,7 +97,7 @@ impl Symex<'_, '_, '_> {
             let ptr = self
                 .enc
                 .bv_const(self.mem.ptr_bits, self.mem.pointer(o, lo));
-            self.store_through(&ptr, 0, Val::Scalar(v), bits, g, s)?;
+            self.store_through(&ptr, 0, Val::Scalar(v), bits, g, s, Via::Unknown)?;
         }
         Ok(())
     }
@@ -124,11 +125,11 @@ impl Symex<'_, '_, '_> {
             let from = self
                 .enc
                 .bv_const(self.mem.ptr_bits, self.mem.pointer(os, offs + lo - offd));
-            let v = self.load(&from, 0, bits, s, g)?;
+            let v = self.load(&from, 0, bits, s, g, Via::Unknown)?;
             let to = self
                 .enc
                 .bv_const(self.mem.ptr_bits, self.mem.pointer(od, lo));
-            self.store_through(&to, 0, Val::Scalar(v), bits, g, s)?;
+            self.store_through(&to, 0, Val::Scalar(v), bits, g, s, Via::Unknown)?;
         }
         Ok(())
     }

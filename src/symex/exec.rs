@@ -4,20 +4,23 @@
 //! `atomic` (atomic sections, mutexes), `builtins` (allocation, `memset`, `memcpy`), `objects`
 //! (memory objects by identity), `access` (places and memory events), `eval` (expressions).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
-use cranelift_entity::{EntityRef, SecondaryMap};
+use cranelift_entity::SecondaryMap;
 use encoder::{BitVec, Encoder, Equation, Location, Thread};
 use solver_glue::Lit;
 
+use solver_glue::ClauseLog;
+
+use super::access::OpenAccess;
 use super::memory::{Memory, ObjId};
-use super::objects::{Knowledge, ObjIdent, ObjTag};
 use super::state::{State, Val, VarKey, THREAD_FRAME};
 use super::{
-    unsupported, Check, CheckKind, EventInfo, NondetInput, SymexError, SymexOptions, SymexOutput,
-    ThreadInfo,
+    unsupported, Check, CheckKind, EventInfo, Formula, NondetInput, SymexError, SymexOptions,
+    SymexOutput, ThreadInfo,
 };
 use crate::ir::{FuncId, InstrKind, Loc, Place, Program, Type, VarId};
+use crate::sharing::{AbsObj, Sharing};
 
 /// A thread instance waiting to be executed.
 pub(super) struct ThreadInst {
@@ -34,6 +37,8 @@ pub(super) struct ThreadInst {
 pub(super) struct Symex<'a, 'b, 's> {
     pub prog: &'a Program,
     pub opts: &'a SymexOptions,
+    /// What the sharing pass predicted: objects, points-to sets, private objects.
+    pub sharing: &'a Sharing,
     pub enc: &'b mut Encoder<'s>,
     pub eq: Equation,
     pub mem: Memory,
@@ -56,44 +61,42 @@ pub(super) struct Symex<'a, 'b, 's> {
     pub event_info: SecondaryMap<encoder::Event, EventInfo>,
     pub checks: Vec<Check>,
     pub nondets: Vec<NondetInput>,
-    /// The identity of each object (index = object number; none for NULL).
-    pub idents: Vec<Option<ObjIdent>>,
-    /// Objects by identity; objects known from an earlier run are made first, so that
-    /// pointers read from shared memory can designate objects made later in this run.
-    pub id_of: HashMap<ObjIdent, ObjId>,
-    pub occurrences: HashMap<(u32, ObjTag), u32>,
-    /// A pointer with a computed object part has been dereferenced.
-    pub sym_deref: bool,
-    /// An object unknown to such a dereference was made after it.
-    pub missed_objects: bool,
-    /// Objects private to one thread (by thread number), from an earlier run.
+    /// The abstract object of each object (index = object number; none for NULL).
+    pub abs: Vec<Option<AbsObj>>,
+    /// The objects of globals and functions (one each).
+    pub singles: HashMap<AbsObj, ObjId>,
+    /// The owner (thread number) of each private object, set by its first access.
     pub private_owner: HashMap<ObjId, u32>,
-    pub private_by_ident: HashMap<ObjIdent, u32>,
     /// Nondet initial values of private cells.
     pub private_init: HashMap<(ObjId, u64), BitVec>,
-    /// Which threads accessed each object in this run.
-    pub accessors: HashMap<ObjId, Option<u32>>,
-    /// A thread other than its owner accessed a private object: the run is not exact.
-    pub private_broken: bool,
+    /// Accesses through computed pointers that objects made later may still take.
+    pub open: Vec<OpenAccess>,
+    /// Facts the sharing pass did not predict (empty unless the pass has a bug).
+    pub unpredicted: Vec<String>,
+    /// Private objects a second thread touched (they are not private any more).
+    pub broken: HashSet<ObjId>,
 }
 
-/// Runs symbolic execution of `prog` (which must have `main`) on `enc`.
+/// Runs symbolic execution of `prog` (which must have `main`) once: the circuits go to a
+/// [`ClauseLog`], the result is a value any engine can encode.
 pub fn run(
     prog: &Program,
+    sharing: &Sharing,
     opts: &SymexOptions,
-    enc: &mut Encoder,
-    knowledge: &Knowledge,
 ) -> Result<SymexOutput, SymexError> {
     let main = match prog.main {
         Some(m) => m,
         None => return unsupported("no main function"),
     };
+    let mut log = ClauseLog::default();
+    let mut enc = Encoder::new(&mut log);
     let ptr_bits = prog.types.ptr_bits() as u32;
     let eq = Equation::new(enc.tru());
     let mut sx = Symex {
         prog,
         opts,
-        enc,
+        sharing,
+        enc: &mut enc,
         eq,
         mem: Memory::new(ptr_bits),
         local_obj: HashMap::new(),
@@ -112,23 +115,14 @@ pub fn run(
         event_info: SecondaryMap::new(),
         checks: Vec::new(),
         nondets: Vec::new(),
-        idents: vec![None],
-        id_of: HashMap::new(),
-        occurrences: HashMap::new(),
-        sym_deref: false,
-        missed_objects: false,
+        abs: vec![None],
+        singles: HashMap::new(),
         private_owner: HashMap::new(),
-        private_by_ident: knowledge.private.iter().copied().collect(),
         private_init: HashMap::new(),
-        accessors: HashMap::new(),
-        private_broken: false,
+        open: Vec::new(),
+        unpredicted: Vec::new(),
+        broken: HashSet::new(),
     };
-    for (ident, obj) in &knowledge.objects {
-        let mut o = obj.clone();
-        o.cells.clear();
-        sx.new_object(*ident, o)?;
-    }
-
     // The initialisers run before main, on memory that is not yet shared.
     let init_thread = sx.eq.init_thread();
     sx.cur = init_thread;
@@ -142,39 +136,29 @@ pub fn run(
     while let Some(i) = sx.todo.pop_front() {
         sx.run_thread(i)?;
     }
+    sx.close_open_accesses()?;
     sx.finish_init_writes();
-    let objects = sx
-        .idents
-        .iter()
-        .enumerate()
-        .filter_map(|(i, id)| {
-            let mut o = sx.mem.objects[ObjId::new(i)].clone();
-            o.cells.clear();
-            id.map(|id| (id, o))
-        })
-        .collect();
-    let mut private: Vec<(ObjIdent, u32)> = sx
-        .accessors
-        .iter()
-        .filter_map(|(&o, &who)| {
-            let owner = who?;
-            let id = sx.idents[o.index()]?;
-            // Mutex objects keep their lock events: only plain data becomes private.
-            let has_lock = sx.locks.keys().any(|&(lo, _)| lo == o);
-            (!has_lock).then_some((id, owner))
-        })
-        .collect();
-    private.sort();
+    let Symex {
+        eq,
+        event_info,
+        checks,
+        nondets,
+        threads,
+        unpredicted,
+        ..
+    } = sx;
+    let state = enc.into_state();
     Ok(SymexOutput {
-        knowledge: Knowledge { objects, private },
-        rerun: sx.missed_objects || sx.private_broken,
-        equation: sx.eq,
-        event_info: sx.event_info,
-        checks: sx.checks,
-        nondets: sx.nondets,
-        threads: sx.threads.into_iter().map(|t| t.info).collect(),
+        equation: eq,
+        event_info,
+        checks,
+        nondets,
+        threads: threads.into_iter().map(|t| t.info).collect(),
+        unpredicted,
+        formula: Formula { log, state },
     })
 }
+
 impl Symex<'_, '_, '_> {
     pub fn check(&mut self, kind: CheckKind, lit: Lit) {
         if self.enc.const_value(lit) == Some(false) {

@@ -12,6 +12,7 @@ use super::exec::Symex;
 use super::state::{State, Val};
 use super::{unsupported, CheckKind, SymexError};
 use crate::ir::{Callee, Expr, FuncId, InstrId, InstrKind, LoopId, Place};
+use crate::sharing::AbsObj;
 
 impl Symex<'_, '_, '_> {
     pub(super) fn loop_bound(&self, func: FuncId, lp: LoopId) -> u32 {
@@ -232,8 +233,9 @@ impl Symex<'_, '_, '_> {
     }
 
     /// The functions a function pointer may name, each with the guard under which it does.
-    /// Only functions whose parameters fit `arg_bits` are candidates; a call of anything else
-    /// through the pointer is undefined and reported as unsupported.
+    /// Only functions of the pointer's points-to set whose parameters fit `arg_bits` are
+    /// candidates; a call of anything else through the pointer is undefined and reported as
+    /// unsupported.
     pub(super) fn resolve_function_pointer(
         &mut self,
         e: &Expr,
@@ -241,11 +243,13 @@ impl Symex<'_, '_, '_> {
         s: &mut State,
     ) -> Result<Vec<(FuncId, Lit)>, SymexError> {
         let v = self.eval_scalar(e, s, None)?;
+        let may = self.sharing.pointees(self.prog, e);
+        self.make_singles(&may)?;
         let funcs = self.func_objects();
         let mut out = Vec::new();
         let mut hits = Vec::new();
         for (f, o) in funcs {
-            if !self.fits(f, arg_bits) {
+            if !self.fits(f, arg_bits) || !may.contains(&AbsObj::Func(f)) {
                 continue;
             }
             let k = self.enc.bv_const(v.width(), self.mem.pointer(o, 0));

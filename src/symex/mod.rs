@@ -28,13 +28,12 @@ mod threads;
 use std::collections::HashMap;
 
 use cranelift_entity::SecondaryMap;
-use encoder::{BitVec, Equation, Event, Thread};
-use solver_glue::Lit;
+use encoder::{BitVec, Encoder, EncoderState, Equation, Event, Thread};
+use solver_glue::{ClauseLog, Lit, SatSolver};
 
 use crate::ir::{FuncId, Loc, LoopId, PropId};
 
 pub use exec::run;
-pub use objects::{Knowledge, ObjIdent, ObjKey, ObjTag};
 
 /// How far to unwind.
 #[derive(Clone, Debug)]
@@ -115,19 +114,38 @@ pub struct ThreadInfo {
     pub guard: Lit,
 }
 
-/// What symbolic execution produced.
+/// The circuits of a symbolic execution: its clauses, and the encoder that built them (the
+/// constant, the gate tables), so that engines go on building on the same literals.
+#[derive(Clone)]
+pub struct Formula {
+    pub log: ClauseLog,
+    pub state: EncoderState,
+}
+
+impl Formula {
+    /// An encoder on `solver` holding this formula: every clause replayed, the gate tables
+    /// carried over. Any number of solvers can be given the same formula; their literals are
+    /// the same (the engines' refinement check relies on that).
+    pub fn encoder<'s>(&self, solver: &'s mut dyn SatSolver) -> Encoder<'s> {
+        self.log.replay(solver);
+        Encoder::resume(solver, self.state.clone())
+    }
+}
+
+/// What symbolic execution produced: the equation and its circuits, a value any engine
+/// encodes (and `yogar show-equation` prints).
 pub struct SymexOutput {
     pub equation: Equation,
     pub event_info: SecondaryMap<Event, EventInfo>,
     pub checks: Vec<Check>,
     pub nondets: Vec<NondetInput>,
     pub threads: Vec<ThreadInfo>,
-    /// What this run learnt about objects, for a rerun.
-    pub knowledge: Knowledge,
-    /// The run was not exact: a pointer read from memory was dereferenced before an object it
-    /// may designate was made, or an object taken as private was accessed by another thread.
-    /// Run again with `knowledge`.
-    pub rerun: bool,
+    /// The clauses of the threads' data flow, guards and checks (φ without ζ and ξ).
+    pub formula: Formula,
+    /// Facts the sharing pass did not predict (an object, a second thread touching an object
+    /// it took as private). Always empty unless the pass has a bug; every such access is also
+    /// reported as an unsupported construct, so a verdict never depends on it.
+    pub unpredicted: Vec<String>,
 }
 
 impl SymexOutput {

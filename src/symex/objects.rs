@@ -1,9 +1,8 @@
-//! Memory objects by identity: globals, functions whose address is taken, heap blocks and
-//! address-taken locals; which variables live in memory; and the initial writes of every cell
-//! once all threads have run.
-//!
-//! An object's identity ([`ObjIdent`]) is stable across runs of symbolic execution, so that
-//! what one run learns ([`Knowledge`]) can be handed to the next.
+//! Memory objects: globals and functions (one object each, made first when a computed pointer
+//! may designate them, else on first use), heap blocks and address-taken locals (one per
+//! execution of the allocation or per call frame); which variables live in memory; and the
+//! initial writes of every cell once all threads have run. Each object remembers its abstract
+//! object, which is how the sharing pass's facts apply to it.
 
 use encoder::Location;
 
@@ -12,93 +11,61 @@ use super::memory::{InitValue, ObjId, ObjKind, Object};
 use super::state::{VarKey, THREAD_FRAME};
 use super::{unsupported, SymexError};
 use crate::ir::{FuncId, VarId, VarKind};
-
-/// An object's identity across runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ObjIdent {
-    Global(VarId),
-    /// A function whose address is taken.
-    Func(FuncId),
-    Dynamic(ObjKey),
-}
-
-/// What a run learns for the next one.
-#[derive(Clone, Debug, Default)]
-pub struct Knowledge {
-    /// Objects in the order they were made, so pointers read from memory can designate
-    /// them from the start.
-    pub objects: Vec<(ObjIdent, Object)>,
-    /// Objects only one thread accesses, with its number.
-    pub private: Vec<(ObjIdent, u32)>,
-}
-
-/// What a dynamic object is made for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ObjTag {
-    Heap(u32),
-    Local(VarId),
-}
-
-/// Identifies a dynamic object across runs: the thread, what makes it, and which occurrence.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ObjKey {
-    pub thread: u32,
-    pub tag: ObjTag,
-    pub occurrence: u32,
-}
+use crate::sharing::AbsObj;
 
 impl Symex<'_, '_, '_> {
-    /// Makes an object with its identity (or finds the one an earlier run made known).
-    pub fn object(
-        &mut self,
-        ident: ObjIdent,
-        make: impl FnOnce(&Self) -> Result<Object, SymexError>,
-    ) -> Result<ObjId, SymexError> {
-        if let Some(&id) = self.id_of.get(&ident) {
-            return Ok(id);
+    /// Adds an object made for `abs`.
+    pub(super) fn new_object(&mut self, abs: AbsObj, obj: Object) -> Result<ObjId, SymexError> {
+        if !self.sharing.exists(abs) {
+            self.unpredicted
+                .push(format!("object {} ({abs:?}) was not predicted", obj.name));
         }
-        if self.sym_deref {
-            self.missed_objects = true;
-        }
-        let obj = make(self)?;
-        self.new_object(ident, obj)
-    }
-
-    pub(super) fn new_object(&mut self, ident: ObjIdent, obj: Object) -> Result<ObjId, SymexError> {
         let id = self.mem.add(obj).or_else(unsupported)?;
-        self.idents.push(Some(ident));
-        self.id_of.insert(ident, id);
-        // Registered now, so that an access by another thread before the owner makes the
-        // object is seen as breaking its privacy.
-        if let Some(&owner) = self.private_by_ident.get(&ident) {
-            self.private_owner.insert(id, owner);
-        }
+        self.abs.push(Some(abs));
         Ok(id)
     }
 
-    /// The object of a function whose address is taken.
-    pub fn func_object(&mut self, f: FuncId) -> Result<ObjId, SymexError> {
-        // Functions without a body get an object too (their address can be stored and
-        // compared); a call through it is reported as unsupported.
-        self.object(ObjIdent::Func(f), |sx| {
-            Ok(Object {
-                name: sx.prog.funcs[f].name.clone(),
+    /// The one object of a global or a function.
+    pub(super) fn single_object(&mut self, abs: AbsObj) -> Result<ObjId, SymexError> {
+        if let Some(&id) = self.singles.get(&abs) {
+            return Ok(id);
+        }
+        let obj = match abs {
+            AbsObj::Global(v) => {
+                let var = &self.prog.vars[v];
+                self.object_template(&var.name, var.ty, ObjKind::Global, InitValue::Static)
+            }
+            // Functions without a body get an object too (their address can be stored and
+            // compared); a call through it is reported as unsupported.
+            AbsObj::Func(f) => Object {
+                name: self.prog.funcs[f].name.clone(),
                 kind: ObjKind::Function(f),
                 size: 0,
                 leaves: Some(Vec::new()),
                 init: InitValue::Zero,
                 cells: Default::default(),
-            })
-        })
+            },
+            AbsObj::Heap(_) | AbsObj::Local(_) => {
+                unreachable!("{abs:?} has one object per instance")
+            }
+        };
+        let id = self.new_object(abs, obj)?;
+        self.singles.insert(abs, id);
+        Ok(id)
     }
 
-    /// Functions whose address was taken so far, with their objects.
+    /// The object of a function whose address is taken.
+    pub fn func_object(&mut self, f: FuncId) -> Result<ObjId, SymexError> {
+        self.single_object(AbsObj::Func(f))
+    }
+
+    /// Functions whose address is taken, with their objects.
     pub(super) fn func_objects(&self) -> Vec<(FuncId, ObjId)> {
         let mut v: Vec<(FuncId, ObjId)> = self
-            .id_of
+            .singles
             .iter()
             .filter_map(|(i, &o)| match i {
-                ObjIdent::Func(f) => Some((*f, o)),
+                AbsObj::Func(f) => Some((*f, o)),
                 _ => None,
             })
             .collect();
@@ -128,7 +95,7 @@ impl Symex<'_, '_, '_> {
     pub(super) fn finish_init_writes(&mut self) {
         let mut cells: Vec<(ObjId, u64, u32, Location, InitValue)> = Vec::new();
         for (o, obj) in self.mem.objects.iter() {
-            if self.private_owner.contains_key(&o) {
+            if self.private_owner.contains_key(&o) && !self.broken.contains(&o) {
                 continue;
             }
             for (&off, &(bits, loc)) in &obj.cells {
@@ -152,12 +119,7 @@ impl Symex<'_, '_, '_> {
     }
 
     pub fn is_memory_var(&self, v: VarId) -> bool {
-        let var = &self.prog.vars[v];
-        match var.kind {
-            VarKind::Global | VarKind::StaticLocal(_) => !var.thread_local,
-            VarKind::Param(_) | VarKind::Local(_) => var.address_taken,
-            VarKind::Temp(_) => false,
-        }
+        self.prog.vars[v].in_memory()
     }
 
     /// The state key of a thread-private variable in the current frame.
@@ -178,11 +140,7 @@ impl Symex<'_, '_, '_> {
                     var.source_name
                 ));
             }
-            let name = var.name.clone();
-            let ty = var.ty;
-            return self.object(ObjIdent::Global(v), |sx| {
-                Ok(sx.object_template(&name, ty, ObjKind::Global, InitValue::Static))
-            });
+            return self.single_object(AbsObj::Global(v));
         }
         let key = (self.frame, v);
         if let Some(&o) = self.local_obj.get(&key) {
@@ -199,25 +157,8 @@ impl Symex<'_, '_, '_> {
             init: InitValue::Nondet,
             cells: Default::default(),
         };
-        let o = self.dynamic_object(ObjTag::Local(v), obj)?;
+        let o = self.new_object(AbsObj::Local(v), obj)?;
         self.local_obj.insert(key, o);
         Ok(o)
-    }
-
-    /// Makes (or finds, when an earlier run made it) a heap object or address-taken local.
-    pub(super) fn dynamic_object(&mut self, tag: ObjTag, obj: Object) -> Result<ObjId, SymexError> {
-        let occ = self.occurrences.entry((self.cur_number, tag)).or_insert(0);
-        let key = ObjKey {
-            thread: self.cur_number,
-            tag,
-            occurrence: *occ,
-        };
-        *occ += 1;
-        let size = obj.size;
-        let id = self.object(ObjIdent::Dynamic(key), |_| Ok(obj))?;
-        if self.mem.objects[id].size != size {
-            return unsupported("object whose size differs between runs");
-        }
-        Ok(id)
     }
 }

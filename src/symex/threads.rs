@@ -4,6 +4,7 @@
 use encoder::{BitVec, Thread};
 use solver_glue::Lit;
 
+use super::access::Via;
 use super::exec::{Symex, ThreadInst};
 use super::state::{State, Val, THREAD_FRAME};
 use super::{unsupported, SymexError, ThreadInfo};
@@ -200,7 +201,15 @@ impl Symex<'_, '_, '_> {
                     val = self.enc.bv_ite(hit, &r, &val);
                 }
                 let g = self.enc.and(s.guard, !is_null);
-                self.store_through(&p, 0, Val::Scalar(val), self.mem.ptr_bits, g, s)?;
+                self.store_through(
+                    &p,
+                    0,
+                    Val::Scalar(val),
+                    self.mem.ptr_bits,
+                    g,
+                    s,
+                    Via::Pointer(rp),
+                )?;
             }
         }
         Ok(())

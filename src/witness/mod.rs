@@ -4,11 +4,13 @@
 //! The writer consumes the engine-independent [`Trace`]; the engines translate their
 //! counterexamples into it, so that every engine (and the explorers) shares one witness writer.
 
+mod from_engine;
 mod graphml;
 mod meta;
 mod trace;
 mod xml;
 
+pub use from_engine::{from_engine_trace, write_correctness, write_violation};
 pub use graphml::{
     correctness_witness, violation_witness, write_correctness_witness, write_violation_witness,
     WitnessError,

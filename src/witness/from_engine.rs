@@ -1,5 +1,5 @@
 //! Turning an engine counterexample into the witness writer's [`witness::Trace`], and writing
-//! the witness files of `yogar verify`.
+//! witness files.
 //!
 //! The engine trace lists the shared accesses in interleaving order and the inputs per thread;
 //! the witness needs every thread created (by its parent, at its creation line) before it acts.
@@ -19,7 +19,11 @@ use crate::witness::{self, Step, TraceStep};
 
 /// The witness trace of `trace`. Lines are given only for locations in `program_file` (a
 /// location in an included header has no line of the program file).
-pub fn witness_trace(prog: &Program, trace: &engine::Trace, program_file: &Path) -> witness::Trace {
+pub fn from_engine_trace(
+    prog: &Program,
+    trace: &engine::Trace,
+    program_file: &Path,
+) -> witness::Trace {
     let line = |loc: Loc| -> Option<u32> {
         let file = prog.files.get(loc.file as usize)?;
         let name = program_file.file_name()?.to_str()?;
@@ -157,17 +161,15 @@ fn read_assumption(prog: &Program, cell: &str, value: u64, bits: u32) -> Option<
     })
 }
 
-/// Write the violation witness of `trace` to `path`.
+/// Write the violation witness of `wt` to `path`.
 pub fn write_violation(
     path: &Path,
-    prog: &Program,
-    trace: &engine::Trace,
+    wt: &witness::Trace,
     meta: &witness::WitnessMeta,
 ) -> Result<(), String> {
-    let wt = witness_trace(prog, trace, &meta.program_file);
     let file = std::fs::File::create(path)
         .map_err(|e| format!("cannot write witness {}: {e}", path.display()))?;
-    witness::write_violation_witness(std::io::BufWriter::new(file), meta, &wt)
+    witness::write_violation_witness(std::io::BufWriter::new(file), meta, wt)
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 

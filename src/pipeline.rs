@@ -1,0 +1,316 @@
+//! `yogar::verify`: a task in, an [`Outcome`] out. The one pipeline the command line, the
+//! bench and the tests run: load and validate the program, the sharing pass once, then per
+//! unwind bound symbolic execution once and the chosen engine on its equation, deepening the
+//! bound for `--unwind auto`; a counterexample comes back with its witness trace.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::panic::AssertUnwindSafe;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::engine::{self, Engine, EngineOptions, EngineStats};
+use crate::exit;
+use crate::frontend::{self, LoadError};
+use crate::ir::{DataModel, Program};
+use crate::sharing::Sharing;
+use crate::status::{Phase, Status};
+use crate::svcomp::{Property, Request};
+use crate::symex::SymexOptions;
+use crate::verdict::{UnknownReason, Verdict};
+use crate::witness;
+
+/// What to verify: a program or an SV-COMP task, resolved ([`Request::resolve`]).
+pub type Task = Request;
+
+/// The loop bound.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Unwind {
+    /// Deepen the bound (1, 2, 3, 4, 6, 8, 12, …) until a verdict or the time limit.
+    Auto,
+    Fixed(u32),
+}
+
+/// Bounds past this are not tried by [`Unwind::Auto`].
+pub const MAX_AUTO_UNWIND: u32 = 1 << 20;
+
+/// 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, ...: each step at most doubles the formula.
+pub fn next_bound(b: u32) -> u32 {
+    if b < 4 {
+        b + 1
+    } else if b.is_power_of_two() {
+        b + b / 2
+    } else {
+        b + b / 3
+    }
+}
+
+/// How to verify.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub engine: Engine,
+    pub unwind: Unwind,
+    /// Per-loop bounds, keyed `FUNCTION.N`.
+    pub unwindset: HashMap<String, u32>,
+    /// Whether a loop that may run past its bound is a check (else TRUE holds within the bound
+    /// only; needs a fixed bound).
+    pub unwinding_assertions: bool,
+    /// Overrides the task's data model; LP64 when neither says.
+    pub data_model: Option<DataModel>,
+    /// SAT back end name.
+    pub solver: String,
+    /// For all bounds together.
+    pub timeout: Option<Duration>,
+    pub check_refinements: bool,
+    pub compare_size: bool,
+    pub keep_eog: bool,
+    /// Where to report progress, if anywhere.
+    pub status: Option<Arc<Status>>,
+    /// Explorers: give up (UNKNOWN) after this many runs.
+    pub max_executions: Option<u64>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            engine: Engine::NAMES[0].1,
+            unwind: Unwind::Auto,
+            unwindset: HashMap::new(),
+            unwinding_assertions: true,
+            data_model: None,
+            solver: solver_glue::DEFAULT_SOLVER.to_string(),
+            timeout: None,
+            check_refinements: false,
+            compare_size: false,
+            keep_eog: false,
+            status: None,
+            max_executions: None,
+        }
+    }
+}
+
+/// The result of [`verify`].
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub verdict: Verdict,
+    /// The bound that decided; none when no engine ran (an unsupported property, a construct
+    /// the frontend refused).
+    pub bound: Option<u32>,
+    pub data_model: DataModel,
+    /// The program, once loaded.
+    pub program: Option<Program>,
+    /// The deciding bound's counts; times over all bounds.
+    pub stats: EngineStats,
+    /// On FALSE: the counterexample as the witness writer's trace.
+    pub witness: Option<witness::Trace>,
+}
+
+/// Why [`verify`] gave no outcome at all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VerifyError {
+    /// The program could not be loaded.
+    Load(LoadError),
+    /// Options that do not go together or name nothing known.
+    Options(String),
+    /// A panic in symbolic execution or an engine (a bug in yogar).
+    Crashed,
+}
+
+impl VerifyError {
+    /// The exit code of `yogar verify` for this error (see `crate::exit`).
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            VerifyError::Load(e) => e.exit_code(),
+            VerifyError::Options(_) => exit::USAGE,
+            VerifyError::Crashed => exit::INTERNAL,
+        }
+    }
+}
+
+impl fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VerifyError::Load(e) => write!(f, "{e}"),
+            VerifyError::Options(m) => write!(f, "error: {m}"),
+            VerifyError::Crashed => write!(f, "internal error during verification"),
+        }
+    }
+}
+
+impl std::error::Error for VerifyError {}
+
+/// Verifies `task`.
+///
+/// The engine runs at the bound of `options` (or at deepening bounds); the options' own engine
+/// decides, also an explorer (which needs no symbolic execution).
+pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
+    let started = Instant::now();
+    if options.unwind == Unwind::Auto && !options.unwinding_assertions {
+        return Err(VerifyError::Options(
+            "--no-unwinding-assertions needs a fixed --unwind N (auto stops only when the \
+             unwinding assertions hold)"
+                .into(),
+        ));
+    }
+    if !solver_glue::solver_names().contains(&options.solver.as_str()) {
+        return Err(VerifyError::Options(
+            solver_glue::UnknownSolver(options.solver.clone()).to_string(),
+        ));
+    }
+    // The caller's data model wins, then the task's; LP64 for a plain program.
+    let data_model = options
+        .data_model
+        .or(task.data_model)
+        .unwrap_or(DataModel::Lp64);
+    let early = |reason: UnknownReason| Outcome {
+        verdict: Verdict::Unknown(reason),
+        bound: None,
+        data_model,
+        program: None,
+        stats: EngineStats::default(),
+        witness: None,
+    };
+    if task.property != Property::UnreachCall {
+        return Ok(early(UnknownReason::UnsupportedProperty));
+    }
+    if let Some(s) = &options.status {
+        s.set_phase(Phase::Frontend);
+    }
+    let prog = match frontend::load(&task.program, data_model) {
+        Ok(p) => p,
+        Err(LoadError::Frontend(e)) if e.is_unsupported() => {
+            return Ok(early(UnknownReason::Frontend(e)))
+        }
+        Err(e) => return Err(VerifyError::Load(e)),
+    };
+    let frontend_time = started.elapsed();
+    let deadline = options.timeout.map(|t| started + t);
+    let (bound, mut outcome) = deepen(&prog, options, deadline)?;
+    let mut stats = outcome.stats;
+    stats.frontend_time = frontend_time;
+    stats.total_time = started.elapsed();
+    let witness = match &outcome.verdict {
+        Verdict::False { trace } => Some(witness::from_engine_trace(&prog, trace, &task.program)),
+        _ => None,
+    };
+    outcome.stats = stats;
+    Ok(Outcome {
+        verdict: outcome.verdict,
+        bound: Some(bound),
+        data_model,
+        program: Some(prog),
+        stats: outcome.stats,
+        witness,
+    })
+}
+
+/// The engine at the bound `unwind` gives, or at deepening bounds for `auto`: the bound that
+/// decided and its outcome, with the times of all bounds.
+fn deepen(
+    prog: &Program,
+    options: &Options,
+    deadline: Option<Instant>,
+) -> Result<(u32, engine::Outcome), VerifyError> {
+    let mut bound = match options.unwind {
+        Unwind::Fixed(n) => n,
+        Unwind::Auto => 1,
+    };
+    let mut times = EngineStats::default();
+    if let Some(s) = &options.status {
+        s.set_phase(Phase::Symex);
+    }
+    let start = Instant::now();
+    let sharing = Sharing::analyse(prog);
+    times.symex_time += start.elapsed();
+    loop {
+        let mut opts = engine_options(options, bound);
+        if let Some(d) = deadline {
+            let left = d.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Ok((
+                    bound,
+                    engine::Outcome::unknown(UnknownReason::Timeout, times),
+                ));
+            }
+            opts.timeout = Some(left);
+        }
+        if let Some(s) = &options.status {
+            s.set_bound(bound);
+            s.set_refinements(0);
+        }
+        let run = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            if options.engine.explorer().is_some() {
+                // The explorers run the program itself: no symbolic execution.
+                return options.engine.verify(prog, &opts);
+            }
+            let mut stats = EngineStats::default();
+            match engine::symbolic_execution(prog, &sharing, &opts, &mut stats) {
+                Ok(out) => {
+                    let mut o = options.engine.decide(prog, &out, &opts);
+                    o.stats.symex_time = stats.symex_time;
+                    o
+                }
+                Err(why) => engine::Outcome::unknown(why, stats),
+            }
+        }));
+        let mut outcome = run.map_err(|_| VerifyError::Crashed)?;
+        add_times(&mut times, &outcome.stats);
+        let deeper = matches!(
+            &outcome.verdict,
+            Verdict::Unknown(UnknownReason::BoundTooSmall { .. })
+        );
+        if options.unwind != Unwind::Auto || !deeper || bound >= MAX_AUTO_UNWIND {
+            let counts = outcome.stats.clone();
+            outcome.stats = EngineStats {
+                symex_time: times.symex_time,
+                encode_time: times.encode_time,
+                sat_time: times.sat_time,
+                graph_time: times.graph_time,
+                exact_time: times.exact_time,
+                ..counts
+            };
+            return Ok((bound, outcome));
+        }
+        bound = next_bound(bound);
+    }
+}
+
+/// The times of one bound, added to those of the bounds before.
+fn add_times(total: &mut EngineStats, s: &EngineStats) {
+    total.symex_time += s.symex_time;
+    total.encode_time += s.encode_time;
+    total.sat_time += s.sat_time;
+    total.theory_time += s.theory_time;
+    total.graph_time += s.graph_time;
+    total.exact_time += s.exact_time;
+}
+
+/// The engine's options at one bound.
+fn engine_options(options: &Options, bound: u32) -> EngineOptions {
+    EngineOptions {
+        symex: SymexOptions {
+            unwind: bound,
+            unwindset: options.unwindset.clone(),
+            unwinding_assertions: options.unwinding_assertions,
+            ..SymexOptions::default()
+        },
+        solver: options.solver.clone(),
+        timeout: options.timeout,
+        check_refinements: options.check_refinements,
+        compare_size: options.compare_size,
+        keep_eog: options.keep_eog,
+        status: options.status.clone(),
+        max_executions: options.max_executions,
+    }
+}
+
+/// The task of a plain program file (unreach-call, no data model of its own).
+pub fn program_task(file: &Path) -> Task {
+    Request {
+        program: file.to_path_buf(),
+        property: Property::UnreachCall,
+        data_model: None,
+        expected_verdict: None,
+    }
+}

@@ -1,0 +1,321 @@
+//! The sharing pass: before symbolic execution runs, which memory objects exist, what every
+//! pointer may designate, and which objects more than one thread may access.
+//!
+//! Objects are abstract: a global, a function whose address is taken, an allocation site, an
+//! address-taken local (one abstract object stands for all its instances). Threads are abstract
+//! too ([`roles`]): `main` and each thread entry function, with all their instances. An object
+//! is *private* when at most one thread instance can ever access it; its accesses then stay on
+//! that thread's path instead of becoming events of the equation. That holds when
+//! - no mutex or condition operation names it (lock cells keep their events), and
+//! - the roles whose code accesses it (by name, or through a pointer whose points-to set holds
+//!   it) are at most one, and
+//! - that role has one instance, or the object is made per instance (heap, local) and no
+//!   pointer to it can reach another instance (through a shared object's content, a thread's
+//!   argument or its result).
+//!
+//! Soundness: every step over-approximates (points-to sets, role code, instance counts), so
+//! a private verdict is never given to an object two thread instances access in a bounded
+//! execution; when the pass cannot resolve a pointer it designates no object, and symbolic
+//! execution reports a dereference of it as an invalid access (unsupported), never as an access
+//! the pass did not see. Symbolic execution still checks every private object's accesses at
+//! run time and records any thread other than the first one touching it as a fact this pass
+//! did not predict (`SymexOutput::unpredicted`, which the tests require to stay empty).
+
+mod points_to;
+mod roles;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::ir::{AllocSite, Expr, FuncId, InstrKind, Place, PlaceBase, Program, VarId};
+
+pub use points_to::{var_object, ObjSet, PointsTo};
+pub use roles::{Count, Role, Roles};
+
+/// An abstract memory object.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AbsObj {
+    /// A global or static local (one instance).
+    Global(VarId),
+    /// A function whose address is taken (one instance, no data).
+    Func(FuncId),
+    /// The objects `malloc` makes at one site (one per execution of the site).
+    Heap(AllocSite),
+    /// An address-taken local or parameter (one per call frame).
+    Local(VarId),
+}
+
+impl AbsObj {
+    /// One object for the whole program (globals, functions), rather than one per execution.
+    pub fn is_single(self) -> bool {
+        matches!(self, AbsObj::Global(_) | AbsObj::Func(_))
+    }
+}
+
+/// What the pass found.
+#[derive(Clone, Debug, Default)]
+pub struct Sharing {
+    pub points_to: PointsTo,
+    pub roles: Roles,
+    /// Every object reachable code accesses or takes the address of.
+    objects: BTreeSet<AbsObj>,
+    /// Objects more than one thread instance may access.
+    shared: BTreeSet<AbsObj>,
+    /// Per-instance objects whose instances roles other than `main` may make: a thread that
+    /// symbolic execution runs earlier may designate an instance made later.
+    made_late: BTreeSet<AbsObj>,
+}
+
+impl Sharing {
+    /// Runs the pass over `prog`.
+    pub fn analyse(prog: &Program) -> Sharing {
+        let points_to = PointsTo::analyse(prog);
+        let roles = Roles::compute(prog, &points_to);
+        let mut s = Sharing {
+            points_to,
+            roles,
+            ..Sharing::default()
+        };
+        s.classify(prog);
+        s
+    }
+
+    /// Whether `o` is an object the program may access (or designate).
+    pub fn exists(&self, o: AbsObj) -> bool {
+        self.objects.contains(&o)
+    }
+
+    /// Whether more than one thread instance may access `o`.
+    pub fn is_shared(&self, o: AbsObj) -> bool {
+        self.shared.contains(&o)
+    }
+
+    /// Whether an instance of `o` may be made by a thread that symbolic execution runs after
+    /// the one dereferencing a pointer to it.
+    pub fn made_late(&self, o: AbsObj) -> bool {
+        self.made_late.contains(&o)
+    }
+
+    /// The objects `e` may point to.
+    pub fn pointees(&self, prog: &Program, e: &Expr) -> ObjSet {
+        self.points_to.expr(prog, e)
+    }
+
+    /// Objects each role accesses, mutex operands, and from them what is shared.
+    fn classify(&mut self, prog: &Program) {
+        let mut accessors: BTreeMap<AbsObj, BTreeSet<usize>> = BTreeMap::new();
+        let mut mutexes: BTreeSet<AbsObj> = BTreeSet::new();
+        let mut makers: BTreeMap<AbsObj, BTreeSet<usize>> = BTreeMap::new();
+        for (r, role) in self.roles.roles.iter().enumerate() {
+            for &f in &role.code {
+                let Some(body) = &prog.funcs[f].body else {
+                    continue;
+                };
+                let mut acc = Accesses {
+                    sharing: self,
+                    prog,
+                    objects: BTreeSet::new(),
+                    mutexes: BTreeSet::new(),
+                    made: BTreeSet::new(),
+                };
+                for p in &prog.funcs[f].params {
+                    acc.var(*p);
+                }
+                for ins in body.instrs.values() {
+                    acc.instr(&ins.kind);
+                }
+                for o in acc.objects {
+                    accessors.entry(o).or_default().insert(r);
+                }
+                for o in acc.made {
+                    makers.entry(o).or_default().insert(r);
+                }
+                mutexes.extend(acc.mutexes);
+            }
+        }
+        // The initialisers run before any thread, as nobody's accesses; their objects exist.
+        let mut initialised: BTreeSet<AbsObj> = BTreeSet::new();
+        if let Some(body) = &prog.funcs[prog.init].body {
+            let mut acc = Accesses {
+                sharing: self,
+                prog,
+                objects: BTreeSet::new(),
+                mutexes: BTreeSet::new(),
+                made: BTreeSet::new(),
+            };
+            for ins in body.instrs.values() {
+                acc.instr(&ins.kind);
+            }
+            initialised = acc.objects;
+        }
+        let mut pointed: BTreeSet<AbsObj> = BTreeSet::new();
+        for &f in &self.points_to.reachable {
+            let Some(body) = &prog.funcs[f].body else {
+                continue;
+            };
+            for ins in body.instrs.values() {
+                ins.kind.walk_exprs(&mut |e| {
+                    if let crate::ir::ExprKind::AddrOf(p) = &e.kind {
+                        pointed.extend(self.points_to.place_objects(prog, p));
+                    }
+                    if let crate::ir::ExprKind::FuncAddr(g) = e.kind {
+                        pointed.insert(AbsObj::Func(g));
+                    }
+                });
+                if let InstrKind::Alloc { site, .. } = ins.kind {
+                    pointed.insert(AbsObj::Heap(site));
+                }
+            }
+        }
+        let many = |r: &usize| self.roles.roles[*r].instances.is_many();
+        let mut shared: BTreeSet<AbsObj> = mutexes;
+        let mut escaping: Vec<AbsObj> = Vec::new();
+        for (&o, roles) in &accessors {
+            let one_role = roles.len() <= 1;
+            if !one_role || (o.is_single() && roles.iter().any(many)) {
+                shared.insert(o);
+            } else if roles.iter().any(many) {
+                // Made per instance by a role with many instances: private to each instance
+                // unless a pointer to it can reach another.
+                escaping.push(o);
+            }
+        }
+        // Pointers that leave their thread: its argument and its result.
+        let mut leaving: BTreeSet<AbsObj> = self.points_to.thread_results().clone();
+        for role in &self.roles.roles {
+            for &f in &role.code {
+                for ins in prog.funcs[f].body.iter().flat_map(|b| b.instrs.values()) {
+                    if let InstrKind::ThreadCreate { arg, .. } = &ins.kind {
+                        leaving.extend(self.points_to.expr(prog, arg));
+                    }
+                }
+            }
+        }
+        // To a fixed point: what a shared object holds is reachable by every instance.
+        loop {
+            let mut reach: BTreeSet<AbsObj> = leaving.clone();
+            for &x in &shared {
+                reach.extend(self.points_to.content(x));
+            }
+            let before = shared.len();
+            for &o in &escaping {
+                if reach.contains(&o) {
+                    shared.insert(o);
+                }
+            }
+            if shared.len() == before {
+                break;
+            }
+        }
+        self.made_late = makers
+            .iter()
+            .filter(|(_, roles)| roles.iter().any(|&r| r != 0))
+            .map(|(&o, _)| o)
+            .collect();
+        self.objects = accessors
+            .keys()
+            .chain(&pointed)
+            .chain(&initialised)
+            .copied()
+            .collect();
+        self.shared = shared;
+    }
+}
+
+/// The objects one function's code accesses.
+struct Accesses<'a> {
+    sharing: &'a Sharing,
+    prog: &'a Program,
+    objects: BTreeSet<AbsObj>,
+    mutexes: BTreeSet<AbsObj>,
+    /// Per-instance objects it makes.
+    made: BTreeSet<AbsObj>,
+}
+
+impl Accesses<'_> {
+    fn var(&mut self, v: VarId) {
+        if self.prog.vars[v].in_memory() {
+            let o = var_object(self.prog, v);
+            self.objects.insert(o);
+            if !o.is_single() {
+                self.made.insert(o);
+            }
+        }
+    }
+
+    /// A read or write of a place (and the reads inside it).
+    fn place(&mut self, p: &Place) {
+        match &p.base {
+            PlaceBase::Var(v) => self.var(*v),
+            PlaceBase::Deref(e) => {
+                let pt = self.sharing.points_to.expr(self.prog, e);
+                self.objects.extend(pt);
+            }
+        }
+        p.walk(&mut |e| self.reads(e));
+    }
+
+    /// The reads an expression makes (its places under `Read`).
+    fn reads(&mut self, e: &Expr) {
+        if let crate::ir::ExprKind::Read(p) = &e.kind {
+            match &p.base {
+                PlaceBase::Var(v) => self.var(*v),
+                PlaceBase::Deref(d) => {
+                    let pt = self.sharing.points_to.expr(self.prog, d);
+                    self.objects.extend(pt);
+                }
+            }
+        }
+    }
+
+    fn through(&mut self, e: &Expr) {
+        let pt = self.sharing.points_to.expr(self.prog, e);
+        self.objects.extend(pt);
+    }
+
+    fn instr(&mut self, kind: &InstrKind) {
+        kind.walk_exprs(&mut |e| self.reads(e));
+        match kind {
+            InstrKind::Decl(v) => self.var(*v),
+            InstrKind::Assign { dst, .. }
+            | InstrKind::Nondet { dst }
+            | InstrKind::ThreadSelf { dst }
+            | InstrKind::ThreadCreate { handle: dst, .. }
+            | InstrKind::Call { dst: Some(dst), .. }
+            | InstrKind::Alloc { dst: Some(dst), .. }
+            | InstrKind::MutexTryLock { dst: Some(dst), .. } => self.place(dst),
+            InstrKind::ThreadJoin {
+                retval: Some(rp), ..
+            } => self.through(rp),
+            InstrKind::Memset { dst, .. } => self.through(dst),
+            InstrKind::Memcpy { dst, src, .. } => {
+                self.through(dst);
+                self.through(src);
+            }
+            _ => {}
+        }
+        match kind {
+            InstrKind::MutexInit(m)
+            | InstrKind::MutexLock(m)
+            | InstrKind::MutexUnlock(m)
+            | InstrKind::MutexDestroy(m)
+            | InstrKind::MutexTryLock { mutex: m, .. }
+            | InstrKind::CondInit(m)
+            | InstrKind::CondSignal(m)
+            | InstrKind::CondBroadcast(m)
+            | InstrKind::CondDestroy(m) => {
+                self.mutexes
+                    .extend(self.sharing.points_to.expr(self.prog, m));
+            }
+            InstrKind::CondWait { cond, mutex } => {
+                self.mutexes
+                    .extend(self.sharing.points_to.expr(self.prog, cond));
+                self.mutexes
+                    .extend(self.sharing.points_to.expr(self.prog, mutex));
+            }
+            InstrKind::Alloc { site, .. } => {
+                self.made.insert(AbsObj::Heap(*site));
+            }
+            _ => {}
+        }
+    }
+}
