@@ -79,7 +79,7 @@ impl Default for Options {
             unwindset: HashMap::new(),
             unwinding_assertions: true,
             data_model: None,
-            solver: solver_glue::DEFAULT_SOLVER.to_string(),
+            solver: Engine::NAMES[0].1.default_solver().to_string(),
             timeout: None,
             check_refinements: false,
             compare_size: false,

@@ -56,7 +56,7 @@ pub struct VerifyArgs {
     /// LP64 data model (long and pointers are 64 bits); the default.
     #[arg(long = "64")]
     pub lp64: bool,
-    /// SAT back end.
+    /// SAT back end (default: cadical for the yogar engine, batsat for the others).
     #[arg(long, value_name = "NAME")]
     pub solver: Option<String>,
     /// Give up after this many seconds (UNKNOWN (timeout)).

@@ -136,7 +136,7 @@ fn options(args: &VerifyArgs) -> Result<Options, String> {
         solver: args
             .solver
             .clone()
-            .unwrap_or_else(|| solver_glue::DEFAULT_SOLVER.to_string()),
+            .unwrap_or_else(|| args.engine.default_solver().to_string()),
         timeout,
         check_refinements: args.check_refinements,
         compare_size: args.compare_size,
