@@ -205,6 +205,8 @@ pub use crate::verdict::{UnknownReason, Unwound, Verdict};
 /// Sizes and times an engine measured.
 #[derive(Clone, Debug, Default)]
 pub struct EngineStats {
+    /// Loops and waits the spin reduction cut (symbolic execution).
+    pub spin: crate::symex::SpinStats,
     pub events: usize,
     pub threads: usize,
     pub vars: u64,
