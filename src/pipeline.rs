@@ -252,7 +252,6 @@ fn deepen(
                 Ok(out) => {
                     let mut o = options.engine.decide(prog, &out, &opts);
                     o.stats.symex_time = stats.symex_time;
-                    o.stats.spin = out.spin.clone();
                     o
                 }
                 Err(why) => engine::Outcome::unknown(why, stats),

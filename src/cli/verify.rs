@@ -341,7 +341,10 @@ fn stat_lines(s: &engine::EngineStats) -> Vec<(&'static str, Value)> {
     v.extend([
         ("spin loops reduced", s.spin.total().into()),
         ("spin await loops", s.spin.await_loops.into()),
-        ("spin pure-iteration loops", s.spin.pure_iteration_loops.into()),
+        (
+            "spin pure-iteration loops",
+            s.spin.pure_iteration_loops.into(),
+        ),
         ("spin cond-wait loops", s.spin.cond_wait_loops.into()),
         ("solves", s.solves.into()),
         ("sat conflicts", s.conflicts.into()),

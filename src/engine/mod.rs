@@ -362,7 +362,10 @@ pub(crate) fn with_equation(
 ) -> Outcome {
     let start = Instant::now();
     let deadline = Deadline::of(opts);
-    let mut stats = EngineStats::default();
+    let mut stats = EngineStats {
+        spin: out.spin.clone(),
+        ..EngineStats::default()
+    };
     let mut solver = match solver_glue::make_solver(&opts.solver) {
         Ok(s) => s,
         Err(e) => return Outcome::unknown(UnknownReason::Internal(e.to_string()), stats),

@@ -119,8 +119,12 @@ impl Symex<'_, '_, '_> {
             (None, None) => {}
             _ => return self.enc.tru(),
         }
-        let keys: std::collections::BTreeSet<VarKey> =
-            before.vars.keys().chain(after.vars.keys()).copied().collect();
+        let keys: std::collections::BTreeSet<VarKey> = before
+            .vars
+            .keys()
+            .chain(after.vars.keys())
+            .copied()
+            .collect();
         for k in keys {
             match (before.vars.get(&k), after.vars.get(&k)) {
                 (Some(a), Some(b)) => {
@@ -184,7 +188,10 @@ impl Symex<'_, '_, '_> {
         let upto = self.effects.len();
         let changed = self.changed(head, &now, upto);
         let narrowed = self.enc.and(taken, changed);
-        if narrowed != taken && self.spin_seen.insert((func, lp, None)) {
+        if self.enc.const_value(changed) != Some(true)
+            && quiet_path(self, body, info.head, info.back_edge)
+            && self.spin_seen.insert((func, lp, None))
+        {
             let only_test = (info.head.as_u32()..=info.back_edge.as_u32()).all(|i| {
                 matches!(
                     body.instrs[InstrId::from_u32(i)].kind,
@@ -221,7 +228,10 @@ impl Symex<'_, '_, '_> {
             let both = self.enc.and(prev.guard, s.guard);
             let repeat = self.enc.and(both, !changed);
             if self.enc.const_value(repeat) != Some(false) {
-                if self.spin_seen.insert((func, LoopId::from_u32(u32::MAX), Some(at))) {
+                if self
+                    .spin_seen
+                    .insert((func, LoopId::from_u32(u32::MAX), Some(at)))
+                {
                     self.spin.cond_wait_loops += 1;
                 }
                 s.guard = self.enc.and(s.guard, !repeat);
@@ -245,4 +255,49 @@ impl Symex<'_, '_, '_> {
         self.live.insert(func, l.clone());
         l
     }
+}
+
+/// Whether some control-flow path from `head` to the back edge `back` stays inside the loop
+/// and passes no instruction that writes shared state itself (calls may write nothing; for
+/// the statistics only: the reduction itself decides per path, on the values).
+fn quiet_path(
+    sx: &Symex<'_, '_, '_>,
+    body: &crate::ir::Body,
+    head: InstrId,
+    back: InstrId,
+) -> bool {
+    use crate::ir::{Place, PlaceBase};
+    let private = |p: &Place| matches!(p.base, PlaceBase::Var(v) if !sx.is_memory_var(v));
+    let quiet = |k: &InstrKind| match k {
+        InstrKind::Assign { dst, .. } | InstrKind::Nondet { dst } => private(dst),
+        InstrKind::Skip
+        | InstrKind::Decl(_)
+        | InstrKind::Goto { .. }
+        | InstrKind::Assume(_)
+        | InstrKind::Assert { .. }
+        | InstrKind::AtomicBegin
+        | InstrKind::AtomicEnd
+        | InstrKind::ThreadSelf { .. }
+        | InstrKind::Call { .. }
+        | InstrKind::CondSignal(_)
+        | InstrKind::CondBroadcast(_) => true,
+        _ => false,
+    };
+    let (lo, hi) = (head.as_u32(), back.as_u32());
+    let mut seen = std::collections::HashSet::new();
+    let mut work = vec![head];
+    while let Some(i) = work.pop() {
+        if !seen.insert(i) || !quiet(&body.instrs[i].kind) {
+            continue;
+        }
+        if i == back {
+            return true;
+        }
+        for n in body.successors(i) {
+            if (lo..=hi).contains(&n.as_u32()) && n != head {
+                work.push(n);
+            }
+        }
+    }
+    false
 }
