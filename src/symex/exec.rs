@@ -84,7 +84,7 @@ pub(super) struct Symex<'a, 'b, 's> {
     /// The state at the previous pass of each `pthread_cond_wait` (per call frame).
     pub wait_snaps: HashMap<(u32, FuncId, crate::ir::InstrId), super::spin::Snapshot>,
     /// Liveness of the function bodies met so far.
-    pub live: HashMap<FuncId, std::rc::Rc<super::liveness::Liveness>>,
+    pub live: HashMap<FuncId, std::rc::Rc<crate::ir::liveness::Liveness>>,
     /// Whether a `pthread_mutex_trylock` occurs anywhere (it can see a mutex held).
     pub has_trylock: bool,
 }

@@ -20,7 +20,6 @@ mod builtins;
 mod eval;
 mod exec;
 mod function_call;
-mod liveness;
 pub mod memory;
 mod objects;
 mod spin;

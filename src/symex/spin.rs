@@ -246,12 +246,12 @@ impl Symex<'_, '_, '_> {
     }
 
     /// The liveness of `func`'s body, computed once.
-    fn liveness(&mut self, func: FuncId) -> std::rc::Rc<super::liveness::Liveness> {
+    fn liveness(&mut self, func: FuncId) -> std::rc::Rc<crate::ir::liveness::Liveness> {
         if let Some(l) = self.live.get(&func) {
             return l.clone();
         }
         let body = self.prog.funcs[func].body.as_ref().expect("a body");
-        let l = std::rc::Rc::new(super::liveness::Liveness::of(body));
+        let l = std::rc::Rc::new(crate::ir::liveness::Liveness::of(body));
         self.live.insert(func, l.clone());
         l
     }

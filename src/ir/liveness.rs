@@ -1,6 +1,7 @@
-//! Which thread-private variables of a function body are live at each instruction (may be read
-//! before being written on some path from there). The spin reduction compares only these at a
-//! loop head: a dead variable's value cannot influence the thread's future.
+//! Which variables of a function body are live at each instruction (may be read before being
+//! written on some path from there). The spin reduction (symbolic execution and the
+//! interpreter) compares only these at a loop head: a dead variable's value cannot influence
+//! the thread's future.
 
 use std::collections::HashSet;
 
@@ -9,6 +10,7 @@ use cranelift_entity::EntityRef;
 use crate::ir::{Body, ExprKind, InstrId, InstrKind, Place, PlaceBase, VarId};
 
 /// Live-in sets of every instruction of one body.
+#[derive(Debug)]
 pub struct Liveness {
     live_in: Vec<HashSet<VarId>>,
 }
