@@ -100,7 +100,8 @@ impl Symex<'_, '_, '_> {
                     if !via_back {
                         counts.insert(lp, 0);
                     }
-                    if self.opts.spin_reduction {
+                    // The initialisers write memory as a map, not as events: not reduced.
+                    if self.opts.spin_reduction && !self.init_mode {
                         let snap = self.snapshot(func, id, &s);
                         heads.insert(lp, snap);
                     }
@@ -169,7 +170,7 @@ impl Symex<'_, '_, '_> {
                     self.exits.push((s.guard, v));
                 }
                 InstrKind::CondWait { cond: _, mutex }
-                    if self.opts.spin_reduction && !self.has_trylock =>
+                    if self.opts.spin_reduction && !self.has_trylock && !self.init_mode =>
                 {
                     self.cond_wait_spin(func, id, mutex, &mut s)?;
                     cur = Some(s);
