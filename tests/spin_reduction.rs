@@ -162,3 +162,29 @@ fn the_explorers_agree_with_the_reduction() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(decided >= 20, "only {decided} explorer verdicts");
 }
+
+/// With `pthread_mutex_trylock` in the program a waiter that re-takes its mutex can be seen,
+/// so no condition wait is reduced there; without trylock the same waits are.
+#[test]
+fn condition_waits_are_not_reduced_where_trylock_can_see_them() {
+    let by_name = |name: &str| {
+        cases()
+            .into_iter()
+            .find(|c| c.path.ends_with(name))
+            .expect("the program exists")
+    };
+    let probed = run(
+        &by_name("condwait_trylock_sees_rewait_false.c"),
+        true,
+        engine::yogar::verify,
+    );
+    assert!(matches!(probed.verdict, Verdict::False { .. }));
+    assert_eq!(probed.stats.spin.cond_wait_loops, 0);
+    let plain = run(
+        &by_name("condwait_signaller_true.c"),
+        true,
+        engine::yogar::verify,
+    );
+    assert!(matches!(plain.verdict, Verdict::True { .. }));
+    assert_eq!(plain.stats.spin.cond_wait_loops, 1);
+}
