@@ -149,6 +149,10 @@ fn the_explorers_agree_with_the_reduction() {
             match &out.verdict {
                 Verdict::Unknown(UnknownReason::Unsupported { what, .. })
                     if what.contains("pthread_cond_wait") => {}
+                // Lock-retry loops are reduced by symbolic execution only: the explorers
+                // unroll them (sound, only weaker).
+                Verdict::Unknown(UnknownReason::BoundTooSmall { .. })
+                    if case.path.to_string_lossy().contains("lock_retry") => {}
                 v if matches(&case, v) => decided += 1,
                 v => failures.push(format!(
                     "{} ({}): got {}",

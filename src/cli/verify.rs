@@ -345,6 +345,7 @@ fn stat_lines(s: &engine::EngineStats) -> Vec<(&'static str, Value)> {
             "spin pure-iteration loops",
             s.spin.pure_iteration_loops.into(),
         ),
+        ("spin lock-retry loops", s.spin.lock_retry_loops.into()),
         ("spin cond-wait loops", s.spin.cond_wait_loops.into()),
         ("solves", s.solves.into()),
         ("sat conflicts", s.conflicts.into()),

@@ -78,6 +78,8 @@ pub(super) struct Symex<'a, 'b, 's> {
     /// The guards of the current thread's effects so far (writes, creates, allocations), in
     /// order: the spin reduction asks whether a stretch of a path had any.
     pub effects: Vec<Lit>,
+    /// The effects that take (true) or release (false) one known mutex, by index.
+    pub lock_effects: HashMap<usize, (Location, bool)>,
     /// What the spin reduction cut, and the loops and waits already counted.
     pub spin: super::spin::SpinStats,
     pub spin_seen: HashSet<(FuncId, crate::ir::LoopId, Option<crate::ir::InstrId>)>,
@@ -135,6 +137,7 @@ pub fn run(
         unpredicted: Vec::new(),
         broken: HashSet::new(),
         effects: Vec::new(),
+        lock_effects: HashMap::new(),
         spin: Default::default(),
         spin_seen: HashSet::new(),
         wait_snaps: HashMap::new(),

@@ -21,6 +21,19 @@
 //! (`while (c);`) is the special case whose every iteration is effect-free: it becomes an
 //! assumption of its exit condition.
 //!
+//! # Lock-retry loops
+//!
+//! An iteration that takes a mutex and releases it again (`while (1) { lock(m); if (c)
+//! break; unlock(m); }`) writes the lock cell twice, but ends with the lock as it found it:
+//! the thread only held `m` for a while. Deleting such an iteration yields an execution too:
+//! no other thread takes `m` while it is held, and a `pthread_mutex_lock` of another thread
+//! that waited for it simply happens after the deleted iteration, in the same order relative
+//! to everything else; only `pthread_mutex_trylock` can see a mutex held without waiting, so
+//! the exemption applies when the program has none. (Releasing a mutex another thread holds
+//! is undefined behaviour and outside this argument.) The effect test above therefore skips
+//! one acquisition followed by the release of the same mutex when both or neither happened
+//! on the path.
+//!
 //! # Condition-variable waits
 //!
 //! `pthread_cond_wait(cv, m)` is modelled as unlock then lock (spurious wake-ups allowed). In
@@ -37,7 +50,7 @@
 
 use std::collections::BTreeMap;
 
-use encoder::BitVec;
+use encoder::{BitVec, Location};
 use solver_glue::Lit;
 
 use super::exec::Symex;
@@ -52,13 +65,15 @@ pub struct SpinStats {
     pub await_loops: usize,
     /// Other loops with an effect-free iteration on some path.
     pub pure_iteration_loops: usize,
+    /// Loops that take a mutex, look, and release it again (without trylock in the program).
+    pub lock_retry_loops: usize,
     /// `pthread_cond_wait` calls whose repeated wait blocks the thread.
     pub cond_wait_loops: usize,
 }
 
 impl SpinStats {
     pub fn total(&self) -> usize {
-        self.await_loops + self.pure_iteration_loops + self.cond_wait_loops
+        self.await_loops + self.pure_iteration_loops + self.lock_retry_loops + self.cond_wait_loops
     }
 }
 
@@ -108,7 +123,24 @@ impl Symex<'_, '_, '_> {
         if before.atomic != after.atomic {
             return self.enc.tru();
         }
-        let mut diffs: Vec<Lit> = self.effects[before.mark..upto].to_vec();
+        let mut diffs: Vec<Lit> = Vec::new();
+        let mut locks: Vec<(Lit, Location, bool)> = Vec::new();
+        for i in before.mark..upto {
+            match self.lock_effects.get(&i) {
+                Some(&(loc, take)) => locks.push((self.effects[i], loc, take)),
+                None => diffs.push(self.effects[i]),
+            }
+        }
+        match locks.as_slice() {
+            [] => {}
+            // Took a mutex and released it again: a transient hold, invisible without
+            // trylock. The state is the same when both happened or neither did.
+            [(ga, la, true), (gr, lr, false)] if la == lr && !self.has_trylock => {
+                let one_only = self.enc.xor(*ga, *gr);
+                diffs.push(one_only);
+            }
+            _ => diffs.extend(locks.iter().map(|l| l.0)),
+        }
         match (&before.mutex, &after.mutex) {
             (Some(a), Some(b)) if a.width() == b.width() => {
                 if a != b {
@@ -198,8 +230,16 @@ impl Symex<'_, '_, '_> {
                     InstrKind::Goto { .. } | InstrKind::Skip
                 )
             });
+            let locks = (info.head.as_u32()..=info.back_edge.as_u32()).any(|i| {
+                matches!(
+                    body.instrs[InstrId::from_u32(i)].kind,
+                    InstrKind::MutexLock(_)
+                )
+            });
             if only_test {
                 self.spin.await_loops += 1;
+            } else if locks {
+                self.spin.lock_retry_loops += 1;
             } else {
                 self.spin.pure_iteration_loops += 1;
             }
@@ -281,6 +321,7 @@ fn quiet_path(
         | InstrKind::Call { .. }
         | InstrKind::CondSignal(_)
         | InstrKind::CondBroadcast(_) => true,
+        InstrKind::MutexLock(_) | InstrKind::MutexUnlock(_) => !sx.has_trylock,
         _ => false,
     };
     let (lo, hi) = (head.as_u32(), back.as_u32());
