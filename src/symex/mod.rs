@@ -22,6 +22,7 @@ mod exec;
 mod function_call;
 pub mod memory;
 mod objects;
+pub mod print;
 mod spin;
 pub mod state;
 mod threads;

@@ -6,6 +6,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// The wall-clock backstop of a run, as a multiple of its CPU limit: large, because on a
+/// shared machine a run may get a small share of a core, and the CPU limit is what counts.
+pub const WALL_FACTOR: f64 = 10.0;
+
 /// One task of `tasks.csv`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BenchTask {
@@ -279,7 +283,7 @@ pub fn run_verify(yogar: &Path, args: &[String], file: &Path, limit: f64) -> Eng
         .args(args)
         .arg("--stats")
         .arg("--timeout")
-        .arg(format!("{}", limit * 3.0))
+        .arg(format!("{}", limit * WALL_FACTOR))
         .arg(file)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -319,7 +323,7 @@ pub fn run_verify(yogar: &Path, args: &[String], file: &Path, limit: f64) -> Eng
     };
     let out_thread = drain(child.stdout.take().map(|p| Box::new(p) as _));
     let err_thread = drain(child.stderr.take().map(|p| Box::new(p) as _));
-    let hard_limit = Duration::from_secs_f64(limit * 4.0 + 10.0);
+    let hard_limit = Duration::from_secs_f64(limit * (WALL_FACTOR + 2.0) + 30.0);
     let mut killed = false;
     let pid = child.id() as libc::pid_t;
     let (status, out_of_cpu, cpu) = loop {
