@@ -56,6 +56,8 @@ pub struct Options {
     /// Whether a loop that may run past its bound is a check (else TRUE holds within the bound
     /// only; needs a fixed bound).
     pub unwinding_assertions: bool,
+    /// Cut waiting loops at iterations without a visible effect (see `symex::SymexOptions`).
+    pub spin_reduction: bool,
     /// Overrides the task's data model; LP64 when neither says.
     pub data_model: Option<DataModel>,
     /// SAT back end name.
@@ -78,6 +80,7 @@ impl Default for Options {
             unwind: Unwind::Auto,
             unwindset: HashMap::new(),
             unwinding_assertions: true,
+            spin_reduction: true,
             data_model: None,
             solver: Engine::NAMES[0].1.default_solver().to_string(),
             timeout: None,
@@ -293,6 +296,7 @@ fn engine_options(options: &Options, bound: u32) -> EngineOptions {
             unwind: bound,
             unwindset: options.unwindset.clone(),
             unwinding_assertions: options.unwinding_assertions,
+            spin_reduction: options.spin_reduction,
             ..SymexOptions::default()
         },
         solver: options.solver.clone(),

@@ -205,6 +205,8 @@ pub use crate::verdict::{UnknownReason, Unwound, Verdict};
 /// Sizes and times an engine measured.
 #[derive(Clone, Debug, Default)]
 pub struct EngineStats {
+    /// Loops and waits the spin reduction cut (symbolic execution).
+    pub spin: crate::symex::SpinStats,
     pub events: usize,
     pub threads: usize,
     pub vars: u64,
@@ -360,7 +362,10 @@ pub(crate) fn with_equation(
 ) -> Outcome {
     let start = Instant::now();
     let deadline = Deadline::of(opts);
-    let mut stats = EngineStats::default();
+    let mut stats = EngineStats {
+        spin: out.spin.clone(),
+        ..EngineStats::default()
+    };
     let mut solver = match solver_glue::make_solver(&opts.solver) {
         Ok(s) => s,
         Err(e) => return Outcome::unknown(UnknownReason::Internal(e.to_string()), stats),

@@ -583,6 +583,9 @@ impl Symex<'_, '_, '_> {
         may: ObjSet,
         conds: Vec<Lit>,
     ) {
+        if kind == AccessKind::Write {
+            self.effects.push(guard);
+        }
         self.open.push(OpenAccess {
             thread: self.cur,
             pos: self.eq.threads[self.cur].items.len(),
@@ -714,7 +717,14 @@ impl Symex<'_, '_, '_> {
         if let Some(v) = s.mem.get(&(o, off)) {
             return Some(v.clone());
         }
-        let v = match (self.init_vals.get(&(o, off)), self.mem.objects[o].init) {
+        let v = self.private_initial(o, off, bits);
+        s.mem.insert((o, off), v.clone());
+        Some(v)
+    }
+
+    /// The value a private cell holds before its owner first touches it.
+    pub(super) fn private_initial(&mut self, o: ObjId, off: u64, bits: u32) -> BitVec {
+        match (self.init_vals.get(&(o, off)), self.mem.objects[o].init) {
             (Some(v), _) => v.clone(),
             (None, super::memory::InitValue::Nondet) => {
                 if let Some(v) = self.private_init.get(&(o, off)) {
@@ -726,9 +736,7 @@ impl Symex<'_, '_, '_> {
                 }
             }
             (None, _) => self.enc.bv_const(bits, 0),
-        };
-        s.mem.insert((o, off), v.clone());
-        Some(v)
+        }
     }
 
     pub fn emit_read(&mut self, loc: Location, guard: Lit, bits: u32, s: &State) -> BitVec {
@@ -744,6 +752,9 @@ impl Symex<'_, '_, '_> {
     fn emit(&mut self, location: Location, kind: AccessKind, guard: Lit, value: BitVec, s: &State) {
         if self.enc.const_value(guard) == Some(false) {
             return;
+        }
+        if kind == AccessKind::Write {
+            self.effects.push(guard);
         }
         let e = self.eq.add_event(EventData {
             thread: self.cur,

@@ -22,6 +22,7 @@ impl Symex<'_, '_, '_> {
         site: u32,
         s: &mut State,
     ) -> Result<(), SymexError> {
+        self.effects.push(s.guard);
         let sz = self.eval_scalar(size, s, None)?;
         let Some(n) = self.enc.bv_const_value(&sz) else {
             return unsupported("malloc of a size that is not constant");

@@ -23,6 +23,7 @@ mod function_call;
 pub mod memory;
 mod objects;
 pub mod print;
+mod spin;
 pub mod state;
 mod threads;
 
@@ -35,6 +36,7 @@ use solver_glue::{ClauseLog, Lit, SatSolver};
 use crate::ir::{FuncId, Loc, LoopId, PropId};
 
 pub use exec::run;
+pub use spin::SpinStats;
 
 /// How far to unwind.
 #[derive(Clone, Debug)]
@@ -46,6 +48,9 @@ pub struct SymexOptions {
     pub unwindset: HashMap<String, u32>,
     /// Whether a loop that could run past its bound is a check (true) or an assumption.
     pub unwinding_assertions: bool,
+    /// Cut loops at iterations without a visible effect and repeated condition waits (see
+    /// the `spin` module for why that loses no reachable error).
+    pub spin_reduction: bool,
     /// Thread instances allowed (main included).
     pub max_threads: usize,
     /// Give up (with [`SymexError::Timeout`]) once this instant has passed.
@@ -58,6 +63,7 @@ impl Default for SymexOptions {
             unwind: 2,
             unwindset: HashMap::new(),
             unwinding_assertions: true,
+            spin_reduction: true,
             max_threads: 64,
             deadline: None,
         }
@@ -147,6 +153,8 @@ pub struct SymexOutput {
     /// it took as private). Always empty unless the pass has a bug; every such access is also
     /// reported as an unsupported construct, so a verdict never depends on it.
     pub unpredicted: Vec<String>,
+    /// What the spin reduction cut.
+    pub spin: SpinStats,
 }
 
 impl SymexOutput {

@@ -120,6 +120,7 @@ impl Symex<'_, '_, '_> {
         let mut hv: Option<BitVec> = None;
         let atomic = s.block();
         for (f, g) in entries.into_iter().rev() {
+            self.effects.push(g);
             let child = self.eq.add_thread();
             self.eq.add_create(self.cur, child, g, atomic);
             let number = self.spawn(child, f, Some(a.clone()), g, self.loc)?;
