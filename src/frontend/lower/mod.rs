@@ -744,7 +744,10 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Applies the policy for functions without a body: the call becomes `Nondet` of the
-    /// result (or `Skip`); each (callee, caller) pair is listed once.
+    /// result (or `Skip`); each (callee, caller) pair is listed once. A call that passes a
+    /// pointer to a function not on the read-only list (`builtins::READ_ONLY`) may write
+    /// through it, which that policy would silently drop: it makes the caller unsupported
+    /// (an error when the caller is reachable).
     fn resolve_external_calls(&mut self) -> Vec<ExternalCall> {
         let mut seen: std::collections::HashSet<(FuncId, FuncId)> = Default::default();
         let mut list = Vec::new();
@@ -765,6 +768,22 @@ impl<'a> Lowerer<'a> {
                     continue;
                 }
                 let g = *g;
+                let name = &names[g.index()];
+                let InstrKind::Call { args, .. } = &ins.kind else {
+                    unreachable!()
+                };
+                if !builtins::READ_ONLY.contains(&name.as_str())
+                    && args.iter().any(|a| may_carry_pointer(&self.types, a))
+                {
+                    let at = format!("{}:{}", self.map.file_name(ins.loc.file), ins.loc.line);
+                    self.poisoned.push((
+                        caller,
+                        FrontendError::BodylessCall {
+                            name: name.clone(),
+                            at,
+                        },
+                    ));
+                }
                 ins.kind = match dst {
                     Some(d) => InstrKind::Nondet { dst: d.clone() },
                     None => InstrKind::Skip,
@@ -780,4 +799,17 @@ impl<'a> Lowerer<'a> {
         }
         list
     }
+}
+
+/// Whether an argument may carry a pointer to the program's memory: a data pointer, or an
+/// integer converted from one. Function pointers do not (a function cannot be written).
+fn may_carry_pointer(types: &Types, e: &Expr) -> bool {
+    let data_ptr = types
+        .pointee(e.ty)
+        .is_some_and(|p| !matches!(types.get(p), Type::Func { .. }));
+    data_ptr
+        || match &e.kind {
+            ExprKind::Cast(x) => may_carry_pointer(types, x),
+            _ => false,
+        }
 }
