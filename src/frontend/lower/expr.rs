@@ -8,6 +8,9 @@ use lang_c::span::{Node, Span};
 use super::{Lowerer, Sym, R};
 use crate::ir::*;
 
+/// The allocation functions whose result a cast types (see `Lowerer::alloc_hint`).
+const ALLOCATORS: &[&str] = &["malloc", "calloc", "kmalloc", "kzalloc"];
+
 /// True if evaluating `e` may have a side effect (or emit instructions): decided on the
 /// syntax, conservatively.
 pub(crate) fn has_side_effects(e: &Expression) -> bool {
@@ -249,7 +252,16 @@ impl<'a> Lowerer<'a> {
                     self.discard(&c.node.expression)?;
                     return Ok(self.void_value());
                 }
-                let x = self.rvalue(&c.node.expression)?;
+                // `(T *) malloc(n)`: the allocation is typed by `T` (see `alloc_hint`).
+                let is_alloc = matches!(&c.node.expression.node, Expression::Call(call)
+                    if matches!(&call.node.callee.node, Expression::Identifier(id)
+                        if ALLOCATORS.contains(&id.node.name.as_str())));
+                if is_alloc && self.types.pointee(to).is_some() {
+                    self.alloc_hint = Some(to);
+                }
+                let x = self.rvalue(&c.node.expression);
+                self.alloc_hint = None;
+                let x = x?;
                 if !self.types.is_scalar(to) {
                     if x.ty == to {
                         return Ok(x);

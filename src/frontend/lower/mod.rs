@@ -103,6 +103,11 @@ pub(crate) struct Lowerer<'a> {
     pub defined: std::collections::HashSet<String>,
     /// Globals modelling pthread thread-specific data, created on first use.
     pub key_vars: Option<(VarId, VarId)>,
+    /// The pointer type an allocation call being lowered is cast to (`(T *) malloc(n)`): its
+    /// result is given that type, so that symbolic execution lays the heap object out as
+    /// `T`s (fields at their offsets in the data model) rather than as untyped memory. Only a
+    /// hint of layout: the object is the same, and an access at another type is still checked.
+    pub alloc_hint: Option<TypeId>,
     /// Layout attributes (packed, aligned) of the declaration whose specifiers are being read.
     pub pending_struct_attrs: Option<(bool, Option<u64>)>,
 }
@@ -163,6 +168,7 @@ pub fn lower_unit(
         warnings: Vec::new(),
         dollar: dollar.map(str::to_string),
         poisoned: Vec::new(),
+        alloc_hint: None,
         defined: defined_functions(unit),
         key_vars: None,
         pending_struct_attrs: None,

@@ -66,6 +66,7 @@ impl Lowerer<'_> {
                 None
             }
             "malloc" | "calloc" | "alloca" | "__builtin_alloca" | "kmalloc" | "kzalloc" => {
+                let hint = self.alloc_hint.take();
                 let st = self.types.size_t();
                 let (size, zeroed) = if name == "calloc" {
                     self.arg_count(name, args, 2, span)?;
@@ -85,7 +86,7 @@ impl Lowerer<'_> {
                     (self.convert_arg(n, st, span)?, name == "kzalloc")
                 };
                 let vp = self.types.void_ptr();
-                let dst = self.result_temp(vp, want);
+                let dst = self.result_temp(hint.unwrap_or(vp), want);
                 let site = AllocSite::from_u32(self.alloc_sites);
                 self.alloc_sites += 1;
                 self.emit(InstrKind::Alloc {
