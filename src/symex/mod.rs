@@ -45,7 +45,8 @@ pub struct SymexOptions {
     pub unwindset: HashMap<String, u32>,
     /// Whether a loop that could run past its bound is a check (true) or an assumption.
     pub unwinding_assertions: bool,
-    /// Thread instances allowed (main included).
+    /// Thread instances allowed (main included), at least: the limit is raised to one thread
+    /// per `pthread_create` site and loop pass the bound allows (see `Symex::spawn`).
     pub max_threads: usize,
     /// Give up (with [`SymexError::Timeout`]) once this instant has passed.
     pub deadline: Option<std::time::Instant>,
