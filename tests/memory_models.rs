@@ -60,3 +60,31 @@ fn heap_struct_cast_to_its_type_has_the_ilp32_layout() {
         (0, "TRUE".into())
     );
 }
+
+/// A read through `table + port` with an unchecked `port`; `feeds` makes the assertion depend
+/// on the value read.
+fn unchecked_read(feeds: bool) -> String {
+    let cond = if feeds { "val < 100" } else { "1" };
+    format!(
+        "#include <assert.h>\nextern unsigned __VERIFIER_nondet_uint(void);\n\
+         int table[4] = {{0, 4, 8, 10}};\n\
+         int main(void) {{\n  unsigned port = __VERIFIER_nondet_uint() >> 3;\n\
+           int *p = table;\n  int val = p[port];\n  assert({cond});\n  return 0;\n}}\n"
+    )
+}
+
+#[test]
+fn invalid_read_blocks_only_the_verdicts_its_value_may_decide() {
+    // In bounds the value is < 100; out of bounds it is arbitrary: neither TRUE nor FALSE.
+    let (code, last) = verify("oob_feeds", "--64", &unchecked_read(true));
+    assert_eq!(code, 5, "{last}");
+    assert!(
+        last.starts_with("UNKNOWN (unsupported: invalid memory read"),
+        "{last}"
+    );
+    // The value decides nothing: TRUE.
+    assert_eq!(
+        verify("oob_unused", "--64", &unchecked_read(false)),
+        (0, "TRUE".into())
+    );
+}

@@ -75,7 +75,16 @@ pub enum CheckKind {
     Recursion(FuncId),
     /// A construct that cannot be modelled exactly was reached.
     Unsupported(String),
+    /// A read through a pointer that designates no object cell (null, dangling, out of
+    /// bounds). Its value is a fresh one: any value the machine could return, or none if it
+    /// traps, so the executions with it over-approximate the program's. A TRUE verdict may
+    /// stand on them; a FALSE verdict may not (its trace must avoid every such read), and an
+    /// error reachable only together with one is UNKNOWN (see `engine::Checks`).
+    InvalidRead,
 }
+
+/// The text of an [`CheckKind::InvalidRead`] reason.
+pub const INVALID_READ: &str = "invalid memory read (null, dangling or out of bounds)";
 
 #[derive(Clone, Debug)]
 pub struct Check {
