@@ -1,4 +1,4 @@
-// expect: FALSE unwind: 71
+// Verdict: FALSE at --unwind 71.
 // 70 threads created in a loop; only the last one sets the flag, and main joins only the first
 // 69: the 70th thread may run after main's assertion, which then sees done == 0.
 #include <pthread.h>

@@ -1,4 +1,4 @@
-// expect: TRUE unwind: 71
+// Verdict: TRUE at --unwind 71.
 // 70 threads created in a loop; each sets a flag of its own; main joins them all, so the last
 // flag is set. (More threads than the default limit of 64: the limit grows with the bound.)
 #include <pthread.h>
