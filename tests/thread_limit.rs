@@ -7,7 +7,9 @@ use std::path::Path;
 use std::process::Command;
 
 fn verify(file: &str) -> (i32, String) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/limits").join(file);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/limits")
+        .join(file);
     let out = Command::new(env!("CARGO_BIN_EXE_yogar"))
         .args(["verify", "--unwind", "71"])
         .arg(&path)

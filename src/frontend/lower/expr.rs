@@ -256,7 +256,14 @@ impl<'a> Lowerer<'a> {
                 let is_alloc = matches!(&c.node.expression.node, Expression::Call(call)
                     if matches!(&call.node.callee.node, Expression::Identifier(id)
                         if ALLOCATORS.contains(&id.node.name.as_str())));
-                if is_alloc && self.types.pointee(to).is_some() {
+                // A byte pointer (`(char *) malloc(n)`) is the usual type of an untyped buffer
+                // that is then used at other types: it stays untyped.
+                let typed = self
+                    .types
+                    .pointee(to)
+                    .and_then(|t| self.types.size_of(t))
+                    .is_some_and(|n| n > 1);
+                if is_alloc && typed {
                     self.alloc_hint = Some(to);
                 }
                 let x = self.rvalue(&c.node.expression);
