@@ -182,9 +182,7 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
     }
     let prog = match frontend::load(&task.program, data_model) {
         Ok(p) => p,
-        Err(LoadError::Frontend(e)) if e.is_unsupported() => {
-            return Ok(early(UnknownReason::Frontend(e)))
-        }
+        Err(LoadError::Frontend(e)) if e.is_unsupported() => return Ok(early(e.into())),
         Err(e) => return Err(VerifyError::Load(e)),
     };
     let frontend_time = started.elapsed();

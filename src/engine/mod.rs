@@ -298,6 +298,10 @@ pub fn check_reason(
             what: what.clone(),
             at: Some(at),
         },
+        CheckKind::InvalidRead => UnknownReason::Unsupported {
+            what: crate::symex::INVALID_READ.into(),
+            at: Some(at),
+        },
     }
 }
 
@@ -326,7 +330,8 @@ impl Deadline {
 /// A counterexample is real only if it reaches a property violation without meeting an
 /// unsupported construct anywhere (a value read through an unresolved pointer is arbitrary);
 /// so engines first solve under `err ∧ ¬unsupported`, and only when that is impossible ask for
-/// `other` (a loop past its bound, an unsupported construct), which makes TRUE an UNKNOWN.
+/// `other` (a loop past its bound, an unsupported construct, an error together with an invalid
+/// read), which makes TRUE an UNKNOWN.
 pub struct Checks {
     pub err: solver_glue::Lit,
     pub unsupported: solver_glue::Lit,
@@ -343,10 +348,16 @@ impl Checks {
                 .collect()
         };
         let props = lits(&|k| matches!(k, CheckKind::Property(_)));
-        let unsupp = lits(&|k| matches!(k, CheckKind::Unsupported(_)));
-        let others = lits(&|k| !matches!(k, CheckKind::Property(_)));
+        let unsupp = lits(&|k| matches!(k, CheckKind::Unsupported(_) | CheckKind::InvalidRead));
+        let invalid_reads = lits(&|k| matches!(k, CheckKind::InvalidRead));
+        let mut others = lits(&|k| !matches!(k, CheckKind::Property(_) | CheckKind::InvalidRead));
+        // An invalid read gives an arbitrary value, an over-approximation: it blocks a TRUE
+        // only in an execution that also reaches an error (the error may hang on that value).
+        let err = enc.or_all(&props);
+        let any_invalid = enc.or_all(&invalid_reads);
+        others.push(enc.and(err, any_invalid));
         Checks {
-            err: enc.or_all(&props),
+            err,
             unsupported: enc.or_all(&unsupp),
             other: enc.or_all(&others),
         }

@@ -14,7 +14,6 @@ use super::{unsupported, Check, CheckKind, EventInfo, SymexError};
 use crate::ir::{Expr, Loc, Place, PlaceBase, Proj, Type, TypeId};
 use crate::sharing::{var_object, AbsObj, ObjSet};
 
-const INVALID_READ: &str = "invalid memory read (null, dangling or out of bounds)";
 const INVALID_WRITE: &str = "invalid memory write (null, dangling or out of bounds)";
 /// A second thread touches an object the sharing pass took as private to one.
 const UNPREDICTED: &str =
@@ -493,8 +492,11 @@ impl Symex<'_, '_, '_> {
             self.open_access(p, lo, AccessKind::Read, v.clone(), guard, s, may, conds);
             return Ok(v);
         }
+        // When no cell may be hit, the value is arbitrary (see `CheckKind::InvalidRead`): the
+        // alternatives are chosen over a fresh value, not over the last candidate's.
         let mut acc: Option<BitVec> = None;
         let mut hits = Vec::new();
+        let mut conds_all = Vec::new();
         for (o, off, cond) in cells.now.into_iter().rev() {
             let Some(loc) = self.cell_loc(o, off, bits)? else {
                 continue;
@@ -511,14 +513,24 @@ impl Symex<'_, '_, '_> {
                 self.emit_read(loc, g, bits, s)
             };
             hits.push(cond);
-            acc = Some(match acc {
-                None => v,
-                Some(a) => self.enc.bv_ite(cond, &v, &a),
-            });
+            conds_all.push((cond, v));
         }
         let any = self.enc.or_all(&hits);
         let bad = self.enc.and(guard, !any);
-        self.unsupported_check(INVALID_READ, bad);
+        let exact = self.enc.const_value(bad) == Some(false);
+        for (i, (cond, v)) in conds_all.into_iter().enumerate() {
+            acc = Some(match acc {
+                None if exact || i > 0 => v,
+                None => {
+                    let fresh = self.enc.bv_fresh(bits);
+                    self.enc.bv_ite(cond, &v, &fresh)
+                }
+                Some(a) => self.enc.bv_ite(cond, &v, &a),
+            });
+        }
+        if !exact {
+            self.check(CheckKind::InvalidRead, bad);
+        }
         Ok(acc.unwrap_or_else(|| self.enc.bv_fresh(bits)))
     }
 
@@ -663,12 +675,11 @@ impl Symex<'_, '_, '_> {
             let any = self.enc.or_all(&conds);
             let bad = self.enc.and(a.guard, !any);
             if self.enc.const_value(bad) != Some(false) {
-                let what = match a.kind {
-                    AccessKind::Read => INVALID_READ,
-                    AccessKind::Write => INVALID_WRITE,
-                };
                 self.checks.push(Check {
-                    kind: CheckKind::Unsupported(what.into()),
+                    kind: match a.kind {
+                        AccessKind::Read => CheckKind::InvalidRead,
+                        AccessKind::Write => CheckKind::Unsupported(INVALID_WRITE.into()),
+                    },
                     lit: bad,
                     loc: a.loc,
                     thread: a.thread,

@@ -51,7 +51,8 @@ pub struct SymexOptions {
     /// Cut loops at iterations without a visible effect and repeated condition waits (see
     /// the `spin` module for why that loses no reachable error).
     pub spin_reduction: bool,
-    /// Thread instances allowed (main included).
+    /// Thread instances allowed (main included), at least: the limit is raised to one thread
+    /// per `pthread_create` site and loop pass the bound allows (see `Symex::spawn`).
     pub max_threads: usize,
     /// Give up (with [`SymexError::Timeout`]) once this instant has passed.
     pub deadline: Option<std::time::Instant>,
@@ -81,7 +82,16 @@ pub enum CheckKind {
     Recursion(FuncId),
     /// A construct that cannot be modelled exactly was reached.
     Unsupported(String),
+    /// A read through a pointer that designates no object cell (null, dangling, out of
+    /// bounds). Its value is a fresh one: any value the machine could return, or none if it
+    /// traps, so the executions with it over-approximate the program's. A TRUE verdict may
+    /// stand on them; a FALSE verdict may not (its trace must avoid every such read), and an
+    /// error reachable only together with one is UNKNOWN (see `engine::Checks`).
+    InvalidRead,
 }
+
+/// The text of an [`CheckKind::InvalidRead`] reason.
+pub const INVALID_READ: &str = "invalid memory read (null, dangling or out of bounds)";
 
 #[derive(Clone, Debug)]
 pub struct Check {
