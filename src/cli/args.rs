@@ -33,6 +33,21 @@ pub enum Command {
     /// Validate a violation witness (GraphML): exit 0 when a concrete run guided by it
     /// reaches the violation, 1 when not.
     Replay(ReplayArgs),
+    /// Run a herd-format PPC litmus test: the reachable final states of the condition's
+    /// registers and locations, and whether the condition is Allowed or Forbidden.
+    Litmus(LitmusArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct LitmusArgs {
+    /// The test (.litmus, herd format, PPC).
+    pub file: PathBuf,
+    /// Memory model: power (the default) or sc.
+    #[arg(long, value_name = "MODEL", default_value = "power")]
+    pub mm: String,
+    /// Give up after this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
 }
 
 #[derive(Args, Debug)]

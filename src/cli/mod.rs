@@ -1,6 +1,7 @@
 //! Command line: argument definitions and one module per subcommand.
 
 mod args;
+mod litmus;
 mod memlimit;
 mod parse;
 mod progress;
@@ -13,7 +14,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-pub use args::{Cli, Command, ParseArgs, ReplayArgs, SatArgs, Unwind, VerifyArgs};
+pub use args::{Cli, Command, LitmusArgs, ParseArgs, ReplayArgs, SatArgs, Unwind, VerifyArgs};
 
 use crate::exit;
 pub use crate::ir::DataModel;
@@ -36,6 +37,7 @@ pub fn main() -> ExitCode {
         Command::ShowIr(args) => show_ir::run(&args),
         Command::Sat(args) => sat::run(&args),
         Command::Replay(args) => replay::run(&args),
+        Command::Litmus(args) => litmus::run(&args),
     };
     ExitCode::from(code)
 }
