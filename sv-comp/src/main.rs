@@ -6,6 +6,7 @@
 //! `engines` (the Yogar and monolithic engines on the shared SV-COMP tasks).
 
 mod engines;
+mod rsmc;
 mod solvers;
 
 use std::path::PathBuf;
@@ -13,7 +14,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 /// The sections, in the order they run.
-pub const SECTIONS: &[&str] = &["solvers", "engines"];
+pub const SECTIONS: &[&str] = &["solvers", "engines", "rsmc"];
 
 /// How to run the sections.
 #[derive(Clone, Debug, Default)]
@@ -144,6 +145,7 @@ fn run(args: &[String]) -> u8 {
                 true
             }
             "engines" => engines::run(&options),
+            "rsmc" => rsmc::run(&options),
             _ => true,
         };
         if !agreed {
