@@ -20,7 +20,9 @@ fn opts(model: MemoryModel) -> Options {
 /// exactly when these are equal.
 fn trace_key(s: &State) -> String {
     let mut k = String::new();
-    for e in &s.committed {
+    let mut loads = s.committed.clone();
+    loads.sort();
+    for e in &loads {
         if let Some(src) = s.ev(*e).rf {
             let src = match src {
                 Src::Init(l) => format!("i{l}"),
@@ -64,5 +66,151 @@ fn d4_family_without_syncs_on_power_counts_3_plus_binomial() {
     for k in 1..=5u64 {
         let s = once(&sb_stores(k as usize, false), MemoryModel::Power);
         assert_eq!(s.traces, 3 + binomial(2 * k, k), "k = {k}");
+    }
+}
+
+/// Every complete trace the execution model reaches by committing any enabled access with
+/// any allowed parameter in any order (a stateful search over all runs): the oracle.
+fn all_traces(p: &yogar::explore::rsmc::program::Program, model: MemoryModel) -> HashSet<String> {
+    use yogar::explore::rsmc::model::consistent;
+    use yogar::explore::rsmc::program::Instr;
+    use yogar::explore::rsmc::state::Cb;
+    let cb = match model {
+        MemoryModel::Power => Cb::Power,
+        MemoryModel::Sc => Cb::ProgramOrder,
+    };
+    let mut out = HashSet::new();
+    let mut seen = HashSet::new();
+    let mut stack = vec![State::new(p, cb, 1000)];
+    while let Some(mut s) = stack.pop() {
+        s.flb().expect("litmus tests run");
+        let mut key = trace_key(&s);
+        let mut committed = s.committed.clone();
+        committed.sort();
+        key += &format!("{committed:?}");
+        if !seen.insert(key) {
+            continue;
+        }
+        let en = s.enabled_accesses();
+        if en.is_empty() {
+            if s.complete() {
+                out.insert(trace_key(&s));
+            }
+            continue;
+        }
+        for e in en {
+            let loc = s.ev(e).loc.expect("located");
+            if matches!(s.instr(e), Instr::Load { .. }) {
+                for src in s.sources(loc) {
+                    let mut s2 = s.clone();
+                    s2.commit_load(e, src);
+                    if consistent(&s2, model).expect("small") {
+                        stack.push(s2);
+                    }
+                }
+            } else {
+                for n in 0..=s.co[loc].len() {
+                    let mut s2 = s.clone();
+                    s2.commit_store(e, n);
+                    if consistent(&s2, model).expect("small") {
+                        stack.push(s2);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn litmus_files() -> Vec<std::path::PathBuf> {
+    let mut v: Vec<_> = ["tests/litmus", "tests/litmus/seed"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(d).expect("tests/litmus"))
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "litmus"))
+        .collect();
+    v.sort();
+    v
+}
+
+fn load(path: &std::path::Path) -> yogar::litmus::Litmus {
+    let text = std::fs::read_to_string(path).expect("readable");
+    yogar::litmus::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The exploration reaches exactly the oracle's traces, each once, on every litmus test,
+/// under POWER and SC.
+#[test]
+fn exploration_reaches_exactly_the_oracle_traces_once() {
+    for path in litmus_files() {
+        let t = load(&path);
+        for model in [MemoryModel::Power, MemoryModel::Sc] {
+            let mut got = HashSet::new();
+            let (_, halt) = explore(&t.program, &opts(model), &mut |s| {
+                assert!(got.insert(trace_key(s)), "{}: twice", path.display());
+                false
+            });
+            assert_eq!(halt, None);
+            let want = all_traces(&t.program, model);
+            assert_eq!(got, want, "{} under {model:?}", path.display());
+        }
+    }
+}
+
+/// The classic families give the outcome the POWER model prescribes
+/// (tests/litmus/expected.csv: test, expected outcome, source).
+#[test]
+fn litmus_families_give_the_power_outcomes() {
+    let table = std::fs::read_to_string("tests/litmus/expected.csv").expect("expected.csv");
+    let mut n = 0;
+    for row in table.lines().skip(1) {
+        let mut f = row.splitn(3, ',');
+        let (name, expected) = (f.next().expect("name"), f.next().expect("outcome"));
+        let t = load(std::path::Path::new(&format!("tests/litmus/{name}.litmus")));
+        let r = yogar::litmus::run(&t, MemoryModel::Power, Budget::default()).expect("runs");
+        let got = format!("{:?}", r.outcome);
+        assert_eq!(got, expected, "{name}");
+        n += 1;
+    }
+    assert!(n >= 60, "{n} tests");
+}
+
+/// Under SC none of the weak outcomes of the families is reachable (all are non-SC cycles).
+#[test]
+fn litmus_families_are_forbidden_under_sc() {
+    let table = std::fs::read_to_string("tests/litmus/expected.csv").expect("expected.csv");
+    for row in table.lines().skip(1) {
+        let name = row.split(',').next().expect("name");
+        let t = load(std::path::Path::new(&format!("tests/litmus/{name}.litmus")));
+        let r = yogar::litmus::run(&t, MemoryModel::Sc, Budget::default()).expect("runs");
+        assert_eq!(r.outcome, yogar::litmus::Outcome::Forbidden, "{name} under SC");
+    }
+}
+
+#[test]
+fn d1_lb_data_has_four_power_traces_and_three_sc_traces() {
+    let t = load(std::path::Path::new("tests/litmus/seed/D1-LB+data.litmus"));
+    let p = yogar::litmus::run(&t, MemoryModel::Power, Budget::default()).expect("runs");
+    assert_eq!((p.stats.traces, p.outcome), (4, yogar::litmus::Outcome::Allowed));
+    let s = yogar::litmus::run(&t, MemoryModel::Sc, Budget::default()).expect("runs");
+    assert_eq!((s.stats.traces, s.outcome), (3, yogar::litmus::Outcome::Forbidden));
+}
+
+#[test]
+fn d2_commit_order_example_never_blocks() {
+    let t = load(std::path::Path::new("tests/litmus/seed/D2-commit-deadlock.litmus"));
+    let p = yogar::litmus::run(&t, MemoryModel::Power, Budget::default()).expect("runs");
+    assert_eq!((p.stats.traces, p.stats.blocked), (4, 0));
+    assert_eq!(p.outcome, yogar::litmus::Outcome::Forbidden);
+}
+
+#[test]
+fn d3_one_reader_two_writers_has_six_traces_each_once() {
+    let t = load(std::path::Path::new(
+        "tests/litmus/seed/D3-one-reader-two-writers.litmus",
+    ));
+    for model in [MemoryModel::Power, MemoryModel::Sc] {
+        let s = once(&t.program, model);
+        assert_eq!((s.traces, s.blocked), (6, 0));
     }
 }
