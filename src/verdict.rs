@@ -43,6 +43,8 @@ pub enum UnknownReason {
     Internal(String),
     /// An explorer ran the number of executions it was allowed (`--max-executions`).
     ExecutionBudget { runs: u64 },
+    /// The memory model asked for (`--mm`) is not one the engine decides under.
+    UnsupportedMemoryModel { model: String, engine: String },
 }
 
 /// What runs past the unwind bound.
@@ -66,9 +68,9 @@ impl UnknownReason {
     /// The kind of reason, as scripts see it.
     pub fn class(&self) -> ReasonClass {
         match self {
-            UnknownReason::Unsupported { .. } | UnknownReason::Frontend(_) => {
-                ReasonClass::Unsupported
-            }
+            UnknownReason::Unsupported { .. }
+            | UnknownReason::Frontend(_)
+            | UnknownReason::UnsupportedMemoryModel { .. } => ReasonClass::Unsupported,
             UnknownReason::Timeout | UnknownReason::ExecutionBudget { .. } => ReasonClass::Timeout,
             UnknownReason::OutOfMemory => ReasonClass::OutOfMemory,
             UnknownReason::BoundTooSmall { .. } => ReasonClass::BoundTooSmall,
@@ -100,6 +102,9 @@ impl fmt::Display for UnknownReason {
             UnknownReason::Internal(why) => write!(f, "internal error: {why}"),
             UnknownReason::ExecutionBudget { runs } => {
                 write!(f, "execution budget exhausted ({runs} runs explored)")
+            }
+            UnknownReason::UnsupportedMemoryModel { model, engine } => {
+                write!(f, "unsupported: memory model {model} with engine {engine}")
             }
         }
     }

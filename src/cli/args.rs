@@ -110,6 +110,10 @@ pub struct VerifyArgs {
     /// Explorers: give up (UNKNOWN) after this many runs.
     #[arg(long, value_name = "N")]
     pub max_executions: Option<u64>,
+    /// Memory model: sc (the default; every engine), power (--engine rsmc only), tso, pso
+    /// (UNKNOWN: no engine decides under them yet).
+    #[arg(long, value_name = "MODEL", value_parser = parse_mm, default_value = "sc")]
+    pub mm: crate::engine::MemoryModel,
     /// Check every refinement clause against the exact order encoding (slow; a self-test).
     #[arg(long, hide = true)]
     pub check_refinements: bool,
@@ -123,6 +127,14 @@ fn parse_engine(s: &str) -> Result<Engine, String> {
         let names: Vec<&str> = Engine::NAMES.iter().map(|(n, _)| *n).collect();
         format!("unknown engine '{s}' (known: {})", names.join(", "))
     })
+}
+
+fn parse_mm(s: &str) -> Result<crate::engine::MemoryModel, String> {
+    crate::engine::MemoryModel::NAMES
+        .iter()
+        .find(|(n, _)| *n == s)
+        .map(|(_, m)| *m)
+        .ok_or_else(|| format!("unknown memory model '{s}' (known: sc, tso, pso, power)"))
 }
 
 fn parse_unwind(s: &str) -> Result<Unwind, String> {

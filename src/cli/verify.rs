@@ -143,6 +143,7 @@ fn options(args: &VerifyArgs) -> Result<Options, String> {
         keep_eog: args.dot.is_some(),
         status,
         max_executions: args.max_executions,
+        memory_model: args.mm,
     })
 }
 

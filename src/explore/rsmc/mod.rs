@@ -8,6 +8,7 @@
 //! `state` (the execution model), `rel` (bit-matrix relations), `model` (POWER and SC
 //! axioms), `search` (the exploration), `from_ir` (C programs of the supported subset).
 
+pub mod engine;
 pub mod families;
 pub mod from_ir;
 pub mod model;

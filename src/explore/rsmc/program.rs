@@ -52,6 +52,8 @@ pub enum Expr {
     Const(i64),
     Reg(Reg),
     Bin(Op, Box<Expr>, Box<Expr>),
+    /// The low `bits` of the value, sign- or zero-extended (C's integer conversions).
+    Ext(Box<Expr>, u32, bool),
 }
 
 impl Expr {
@@ -68,6 +70,7 @@ impl Expr {
                 a.regs(out);
                 b.regs(out);
             }
+            Expr::Ext(a, _, _) => a.regs(out),
         }
     }
 
@@ -76,7 +79,21 @@ impl Expr {
             Expr::Const(c) => *c,
             Expr::Reg(r) => regs(*r),
             Expr::Bin(op, a, b) => op.apply(a.eval(regs), b.eval(regs)),
+            Expr::Ext(a, bits, signed) => extend(a.eval(regs), *bits, *signed),
         }
+    }
+}
+
+/// The low `bits` of `v`, sign- or zero-extended to 64 bits.
+pub fn extend(v: i64, bits: u32, signed: bool) -> i64 {
+    if bits >= 64 || bits == 0 {
+        return v;
+    }
+    let m = (v as u64) & ((1u64 << bits) - 1);
+    if signed && (m >> (bits - 1)) & 1 == 1 {
+        (m | !((1u64 << bits) - 1)) as i64
+    } else {
+        m as i64
     }
 }
 
