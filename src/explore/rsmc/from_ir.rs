@@ -70,6 +70,9 @@ impl Tr<'_> {
 
     fn norm(&self, e: Expr, ty: ir::TypeId) -> Result<Expr, UnknownReason> {
         let (bits, signed) = self.int_type(ty)?;
+        if matches!(self.prog.types.get(ty), ir::Type::Bool) {
+            return Ok(Expr::bin(Op::Ne, e, Expr::Const(0)));
+        }
         Ok(if bits >= 64 {
             e
         } else {
