@@ -183,7 +183,11 @@ fn litmus_families_are_forbidden_under_sc() {
         let name = row.split(',').next().expect("name");
         let t = load(std::path::Path::new(&format!("tests/litmus/{name}.litmus")));
         let r = yogar::litmus::run(&t, MemoryModel::Sc, Budget::default()).expect("runs");
-        assert_eq!(r.outcome, yogar::litmus::Outcome::Forbidden, "{name} under SC");
+        assert_eq!(
+            r.outcome,
+            yogar::litmus::Outcome::Forbidden,
+            "{name} under SC"
+        );
     }
 }
 
@@ -191,14 +195,22 @@ fn litmus_families_are_forbidden_under_sc() {
 fn d1_lb_data_has_four_power_traces_and_three_sc_traces() {
     let t = load(std::path::Path::new("tests/litmus/seed/D1-LB+data.litmus"));
     let p = yogar::litmus::run(&t, MemoryModel::Power, Budget::default()).expect("runs");
-    assert_eq!((p.stats.traces, p.outcome), (4, yogar::litmus::Outcome::Allowed));
+    assert_eq!(
+        (p.stats.traces, p.outcome),
+        (4, yogar::litmus::Outcome::Allowed)
+    );
     let s = yogar::litmus::run(&t, MemoryModel::Sc, Budget::default()).expect("runs");
-    assert_eq!((s.stats.traces, s.outcome), (3, yogar::litmus::Outcome::Forbidden));
+    assert_eq!(
+        (s.stats.traces, s.outcome),
+        (3, yogar::litmus::Outcome::Forbidden)
+    );
 }
 
 #[test]
 fn d2_commit_order_example_never_blocks() {
-    let t = load(std::path::Path::new("tests/litmus/seed/D2-commit-deadlock.litmus"));
+    let t = load(std::path::Path::new(
+        "tests/litmus/seed/D2-commit-deadlock.litmus",
+    ));
     let p = yogar::litmus::run(&t, MemoryModel::Power, Budget::default()).expect("runs");
     assert_eq!((p.stats.traces, p.stats.blocked), (4, 0));
     assert_eq!(p.outcome, yogar::litmus::Outcome::Forbidden);
@@ -242,18 +254,18 @@ fn random_program(seed: u64) -> yogar::explore::rsmc::program::Program {
             let at = Expr::Const(Program::address(locs[next(2) as usize]));
             let dep = |e: Expr, r: Option<&u32>| match r {
                 // `r ^ r` is 0 but depends on r.
-                Some(r) => Expr::bin(
-                    Op::Add,
-                    e,
-                    Expr::bin(Op::Xor, Expr::Reg(*r), Expr::Reg(*r)),
-                ),
+                Some(r) => Expr::bin(Op::Add, e, Expr::bin(Op::Xor, Expr::Reg(*r), Expr::Reg(*r))),
                 None => e,
             };
             let last = loaded.last().copied();
             match next(7) {
                 0 | 1 => {
                     let r = th.reg(&format!("r{k}"));
-                    let addr = if next(3) == 0 { dep(at, last.as_ref()) } else { at };
+                    let addr = if next(3) == 0 {
+                        dep(at, last.as_ref())
+                    } else {
+                        at
+                    };
                     code.push(Instr::Load { dst: r, addr });
                     loaded.push(r);
                 }

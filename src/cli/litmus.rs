@@ -15,7 +15,9 @@ pub fn run(args: &LitmusArgs) -> u8 {
         "power" => MemoryModel::Power,
         "sc" => MemoryModel::Sc,
         other => {
-            eprintln!("yogar: error: memory model '{other}' is not supported by litmus (power, sc)");
+            eprintln!(
+                "yogar: error: memory model '{other}' is not supported by litmus (power, sc)"
+            );
             return exit::USAGE;
         }
     };

@@ -124,11 +124,7 @@ impl Report {
         }
         let _ = writeln!(s, "{}", if self.validated { "Ok" } else { "No" });
         let _ = writeln!(s, "Witnesses");
-        let _ = writeln!(
-            s,
-            "Positive: {} Negative: {}",
-            self.positive, self.negative
-        );
+        let _ = writeln!(s, "Positive: {} Negative: {}", self.positive, self.negative);
         let q = match t.quantifier {
             Quantifier::Exists => "exists",
             Quantifier::NotExists => "~exists",

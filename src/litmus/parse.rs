@@ -36,8 +36,15 @@ pub enum Quantifier {
 /// A register of a thread, or a location.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Atom {
-    Reg { thread: usize, reg: Reg, name: String },
-    Loc { loc: usize, name: String },
+    Reg {
+        thread: usize,
+        reg: Reg,
+        name: String,
+    },
+    Loc {
+        loc: usize,
+        name: String,
+    },
 }
 
 impl fmt::Display for Atom {
@@ -146,7 +153,10 @@ pub fn parse(text: &str) -> Result<Litmus, ParseError> {
     let mut words = header.split_whitespace();
     let arch = words.next().unwrap_or("");
     if !arch.eq_ignore_ascii_case("PPC") {
-        return err(i + 1, format!("architecture '{arch}' (only PPC is supported)"));
+        return err(
+            i + 1,
+            format!("architecture '{arch}' (only PPC is supported)"),
+        );
     }
     let name = words.collect::<Vec<_>>().join(" ");
     i += 1;
@@ -243,7 +253,9 @@ fn parse_value(program: &mut Program, v: &str, line: usize) -> Result<i64, Parse
             return Ok(n);
         }
     }
-    if v.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    if v.chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
     {
         return Ok(Program::address(program.loc(v)));
@@ -282,10 +294,7 @@ fn parse_init(text: &str, line: usize, program: &mut Program) -> Result<(), Pars
 
 fn reg_of(th: &mut Thread, s: &str, line: usize) -> Result<Reg, ParseError> {
     let s = s.trim();
-    if s.len() > 1
-        && s.starts_with('r')
-        && s[1..].chars().all(|c| c.is_ascii_digit())
-    {
+    if s.len() > 1 && s.starts_with('r') && s[1..].chars().all(|c| c.is_ascii_digit()) {
         Ok(th.reg(s))
     } else {
         err(line, format!("register '{s}'"))
@@ -313,7 +322,11 @@ fn displacement(th: &mut Thread, s: &str, line: usize) -> Result<Expr, ParseErro
     let Some((d, r)) = s.split_once('(') else {
         return err(line, format!("address '{s}'"));
     };
-    let d = if d.trim().is_empty() { 0 } else { imm(d, line)? };
+    let d = if d.trim().is_empty() {
+        0
+    } else {
+        imm(d, line)?
+    };
     let b = base(th, r.trim_end_matches(')'), line)?;
     Ok(if d == 0 {
         b
@@ -533,7 +546,10 @@ fn assemble(program: &mut Program, t: usize, col: &[(usize, String)]) -> Result<
             return err(line, format!("unknown label '{lab}'"));
         };
         if *pc <= at {
-            return err(line, format!("backward branch to '{lab}' (loops are not supported)"));
+            return err(
+                line,
+                format!("backward branch to '{lab}' (loops are not supported)"),
+            );
         }
         if let Instr::Branch { target, .. } = &mut th.instrs[at] {
             *target = *pc;
@@ -562,10 +578,7 @@ fn tokens(s: &str) -> Vec<String> {
             i += 1;
         } else {
             let st = i;
-            while i < c.len()
-                && !c[i].is_whitespace()
-                && !"()~=;[]/\\".contains(c[i])
-            {
+            while i < c.len() && !c[i].is_whitespace() && !"()~=;[]/\\".contains(c[i]) {
                 i += 1;
             }
             out.push(c[st..i].iter().collect());

@@ -97,7 +97,12 @@ fn trace(prog: &Program, c: &CProgram, s: &State, thread: usize, loc: Loc) -> Tr
             loc: c.locs[e.thread as usize][ev.pc],
             what: prog.vars[v].name.clone(),
             write: matches!(s.instr(*e), Instr::Store { .. }),
-            value: ev.value as u64 & if bits >= 64 { u64::MAX } else { (1 << bits) - 1 },
+            value: ev.value as u64
+                & if bits >= 64 {
+                    u64::MAX
+                } else {
+                    (1 << bits) - 1
+                },
             bits,
         });
     }

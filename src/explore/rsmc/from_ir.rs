@@ -30,7 +30,11 @@ pub struct CProgram {
     pub vars: Vec<VarId>,
 }
 
-fn unsupported<T>(what: impl Into<String>, prog: &ir::Program, at: Loc) -> Result<T, UnknownReason> {
+fn unsupported<T>(
+    what: impl Into<String>,
+    prog: &ir::Program,
+    at: Loc,
+) -> Result<T, UnknownReason> {
     Err(UnknownReason::Unsupported {
         what: what.into(),
         at: Some(prog.loc_str(at)),
@@ -192,10 +196,10 @@ impl Tr<'_> {
         let mut start = vec![0usize; n + 1];
         let mut fix: Vec<(usize, usize)> = Vec::new();
         let mut ends: Vec<usize> = Vec::new();
-        for k in from..n {
+        for (k, first) in start.iter_mut().enumerate().take(n).skip(from) {
             let instr = &body.instrs[ir::InstrId::new(k)];
             self.at = instr.loc;
-            start[k] = self.th.instrs.len();
+            *first = self.th.instrs.len();
             match &instr.kind {
                 InstrKind::Skip | InstrKind::Decl(_) => {}
                 InstrKind::Assign { dst, src } => {

@@ -35,17 +35,20 @@ struct Graph {
     ext: Rel,
 }
 
+/// Per thread and event index, the node of a committed access.
+type Nodes = Vec<Vec<Option<usize>>>;
+
 /// Too many events for the bit matrices.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TooBig;
 
-fn build(s: &State) -> Result<(Graph, Vec<Vec<Option<usize>>>), TooBig> {
+fn build(s: &State) -> Result<(Graph, Nodes), TooBig> {
     let nl = s.prog.locs.len();
     let n = nl + s.committed.len();
     if n > MAX_NODES {
         return Err(TooBig);
     }
-    let mut node: Vec<Vec<Option<usize>>> = s
+    let mut node: Nodes = s
         .threads
         .iter()
         .map(|t| vec![None; t.events.len()])
@@ -134,7 +137,11 @@ pub fn consistent(s: &State, model: MemoryModel) -> Result<bool, TooBig> {
 
 fn power(s: &State, g: &Graph, node: &[Vec<Option<usize>>], fr: &Rel, com: &Rel) -> bool {
     let n = g.n;
-    let all = if n == 128 { u128::MAX } else { (1u128 << n) - 1 };
+    let all = if n == 128 {
+        u128::MAX
+    } else {
+        (1u128 << n) - 1
+    };
     let mem = g.reads | g.writes;
     let _ = all;
     let (mut addr, mut data, mut ctrl, mut ctrl_isync, mut addr_po) = (
@@ -219,12 +226,9 @@ fn power(s: &State, g: &Graph, node: &[Vec<Option<usize>>], fr: &Rel, com: &Rel)
         hb_star.add(i, i);
     }
     let prop_base = fences.union(&rfe.seq(&fences)).seq(&hb_star);
-    let prop = prop_base.restrict(g.writes, g.writes).union(
-        &com.star()
-            .seq(&prop_base.star())
-            .seq(&ffence)
-            .seq(&hb_star),
-    );
+    let prop = prop_base
+        .restrict(g.writes, g.writes)
+        .union(&com.star().seq(&prop_base.star()).seq(&ffence).seq(&hb_star));
     if !g.co.union(&prop).acyclic() {
         return false;
     }

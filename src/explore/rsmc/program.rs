@@ -109,17 +109,31 @@ pub enum Fence {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Instr {
     /// `dst := e`.
-    Assign { dst: Reg, e: Expr },
+    Assign {
+        dst: Reg,
+        e: Expr,
+    },
     /// `dst := [addr]`.
-    Load { dst: Reg, addr: Expr },
+    Load {
+        dst: Reg,
+        addr: Expr,
+    },
     /// `[addr] := val`.
-    Store { addr: Expr, val: Expr },
+    Store {
+        addr: Expr,
+        val: Expr,
+    },
     /// `if cond != 0 goto target` (an instruction index of the same thread; the end of the
     /// thread is `instrs.len()`).
-    Branch { cond: Expr, target: usize },
+    Branch {
+        cond: Expr,
+        target: usize,
+    },
     Fence(Fence),
     /// A property: the run violates it when `cond` is zero here.
-    Assert { cond: Expr },
+    Assert {
+        cond: Expr,
+    },
 }
 
 impl Instr {

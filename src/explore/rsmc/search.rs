@@ -15,6 +15,7 @@
 //! - another load: commits it reading each committed store the model allows, or postpones
 //!   it (it reads in π a store not committed yet), when some thread may still store to its
 //!   location.
+//!
 //! A run that ends with a postponed load never satisfied, or whose forced load the model
 //! refuses, is *blocked*.
 //!
@@ -64,7 +65,9 @@ pub enum Halt {
     Stuck(Stuck),
     TooBig,
     /// The budget ran out (runs, or the deadline when `true`).
-    Budget { deadline: bool },
+    Budget {
+        deadline: bool,
+    },
 }
 
 /// For every thread and instruction: the locations of the stores reachable from there (a
@@ -170,7 +173,11 @@ pub fn explore<'p>(
         on_trace,
         calls: 0,
     };
-    search.run(State::new(prog, cb, opts.max_events), Vec::new(), Vec::new());
+    search.run(
+        State::new(prog, cb, opts.max_events),
+        Vec::new(),
+        Vec::new(),
+    );
     search.stats.time = start.elapsed();
     (search.stats, search.halt)
 }
@@ -194,8 +201,12 @@ impl<'p> Search<'_, 'p> {
         let runs = self.stats.traces + self.stats.blocked;
         if self.opts.budget.max_executions.is_some_and(|n| runs >= n) {
             self.halt = Some(Halt::Budget { deadline: false });
-        } else if self.calls % 256 == 0
-            && self.opts.budget.deadline.is_some_and(|d| Instant::now() >= d)
+        } else if self.calls.is_multiple_of(256)
+            && self
+                .opts
+                .budget
+                .deadline
+                .is_some_and(|d| Instant::now() >= d)
         {
             self.halt = Some(Halt::Budget { deadline: true });
         }

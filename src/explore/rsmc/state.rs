@@ -177,8 +177,7 @@ impl<'p> State<'p> {
 
     /// Computes the location of an access whose address registers are known.
     fn locate(&mut self, e: EventId) -> Result<(), Stuck> {
-        if self.ev(e).loc.is_some() || !self.defs_committed(e.thread as usize, self.addr_defs(e))
-        {
+        if self.ev(e).loc.is_some() || !self.defs_committed(e.thread as usize, self.addr_defs(e)) {
             return Ok(());
         }
         let a = match self.instr(e) {
