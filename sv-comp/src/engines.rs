@@ -1,19 +1,25 @@
-//! Section `engines`: the Yogar engine (scheduling-constraint abstraction refinement) against
-//! the monolithic engine (the exact encoding with ξ, one solve) on the shared SV-COMP tasks.
+//! Section `engines`: every verification engine configuration on the shared SV-COMP tasks at
+//! unwind 2, then on a deep-bound set (the tasks that need a larger bound to be decided, each at
+//! the bound it needs).
 //!
-//! Each engine runs as a child `yogar verify --32 --unwind 2 --no-unwinding-assertions
-//! --engine E --stats` under a CPU limit (`--unwind` adjustable; `--jobs N` runs N tasks side
-//! by side), so a crash or a runaway task costs one row, and each child's own CPU time is
-//! measured by the kernel. Both engines decide the same bounded problem, so both give TRUE or
-//! FALSE wherever they finish. The table gives per task verdicts, CPU seconds, refinements and
-//! clause counts; the summary gives medians, total CPU ratios and verdict checks. A TRUE/FALSE
-//! disagreement between the engines means one verdict is wrong: it is printed loudly and fails
-//! the bench.
+//! The configurations are the default (the ordering theory inside the SAT search, on its
+//! default back end), `--engine cegar` (the refinement loop of the Yogar paper) and the
+//! monolithic engine (the exact encoding with ξ, one solve) on each SAT back end. Each run is a
+//! child `yogar verify --32 --unwind N --no-unwinding-assertions … --stats` under a CPU limit
+//! (`--jobs N` runs N tasks side by side; CPU times stay each child's own), so a crash or a
+//! runaway task costs one cell. All configurations decide the same bounded problem, so all
+//! give TRUE or FALSE wherever they finish: a TRUE/FALSE disagreement means one verdict is wrong;
+//! it is printed loudly and fails the bench.
+//!
+//! The summary gives, per configuration, medians and totals over the tasks every
+//! configuration finished, and the speed-up of the default over the best monolithic
+//! configuration on the tasks where that one needs more than [`HARD_SECONDS`]. A monolithic run
+//! that hits the limit counts with the limit as its time, so such ratios are lower bounds and
+//! are marked `>=`.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::path::Path;
 
+use super::runs::{self, median, ratio, wrong, BenchTask, EngineRun, RunVerdict};
 use super::Options;
 
 /// Tasks taken by default (without `--all`, `--tasks` or `--filter`).
@@ -22,246 +28,138 @@ pub const DEFAULT_TASKS: usize = 40;
 pub const QUICK_TASKS: usize = 4;
 /// Seconds per engine run by default.
 pub const DEFAULT_LIMIT: f64 = 10.0;
-/// Monolithic CPU time above which a task counts as hard for the restricted ratio.
+/// Best monolithic CPU time above which a task counts as hard for the restricted ratio.
 pub const HARD_SECONDS: f64 = 2.0;
 /// Loop bound of every run by default.
 pub const DEFAULT_UNWIND: u32 = 2;
 
-/// The two engines, by their `--engine` names.
-pub const ENGINES: [&str; 2] = ["yogar", "monolithic"];
-
-/// One task of `tasks.csv`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BenchTask {
-    /// The task's yml path without `.yml`, e.g. `pthread/fib_bench-1`.
-    pub name: String,
-    pub directory: String,
-    /// The C file to verify.
-    pub input: PathBuf,
-    /// The expected unreach-call verdict (`true`: no error reachable).
-    pub expected: Option<bool>,
+/// One way of running `yogar verify`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Config {
+    /// Column name.
+    pub name: &'static str,
+    /// Arguments that select it (none: what a user gets by default).
+    pub args: &'static [&'static str],
+    /// One of the monolithic baselines.
+    pub monolithic: bool,
 }
 
-/// The answer of one run.
-#[derive(Clone, Debug, PartialEq)]
-pub enum RunVerdict {
-    True,
-    False,
-    Unknown(String),
-    /// No verdict line: a crash, an error exit or a kill; the text says which.
-    Failed(String),
-}
+/// The configurations, the default first.
+pub const CONFIGS: [Config; 4] = [
+    Config {
+        name: "default",
+        args: &[],
+        monolithic: false,
+    },
+    Config {
+        name: "cegar",
+        args: &["--engine", "cegar"],
+        monolithic: false,
+    },
+    Config {
+        name: "mono-batsat",
+        args: &["--engine", "monolithic", "--solver", "batsat"],
+        monolithic: true,
+    },
+    Config {
+        name: "mono-cadical",
+        args: &["--engine", "monolithic", "--solver", "cadical"],
+        monolithic: true,
+    },
+];
 
-impl RunVerdict {
-    /// TRUE or FALSE.
-    pub fn finished(&self) -> bool {
-        matches!(self, RunVerdict::True | RunVerdict::False)
-    }
+/// The deep-bound set: tasks whose verdict needs a bound above 2, with the bound each needs
+/// (one more than the iterations of its longest loop, or the bound at which its error shows).
+pub const DEEP: &[(&str, u32)] = &[
+    ("pthread/triangular-1", 6),
+    ("pthread/triangular-2", 6),
+    ("pthread/triangular-longer-2", 11),
+    ("pthread/triangular-longest-1", 21),
+    ("pthread/triangular-longest-2", 21),
+    ("pthread/queue_ok", 21),
+    ("pthread-lit/qw2004_variant", 11),
+    ("pthread-lit/fkp2013-1", 51),
+    ("pthread-divine/ring_1w1r-2", 9),
+    ("pthread-divine/barrier_2t", 3),
+    ("pthread-divine/barrier_3t", 3),
+    ("pthread-complex/workstealqueue_mutex-1", 9),
+    ("pthread-complex/workstealqueue_mutex-2", 9),
+];
 
-    fn as_bool(&self) -> Option<bool> {
-        match self {
-            RunVerdict::True => Some(true),
-            RunVerdict::False => Some(false),
-            _ => None,
-        }
-    }
-
-    fn short(&self) -> String {
-        match self {
-            RunVerdict::True => "TRUE".into(),
-            RunVerdict::False => "FALSE".into(),
-            RunVerdict::Unknown(why) if why.starts_with("timeout") => "timeout".into(),
-            RunVerdict::Unknown(why) if why.starts_with("unsupported") => "unsupported".into(),
-            RunVerdict::Unknown(why) if why.starts_with("unwind bound") => "unwind".into(),
-            RunVerdict::Unknown(_) => "UNKNOWN".into(),
-            RunVerdict::Failed(_) => "FAILED".into(),
-        }
-    }
-}
-
-/// What `yogar verify --stats` printed, as far as the bench reads it.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct RunOutput {
-    pub verdict: Option<RunVerdict>,
-    pub clauses: Option<u64>,
-    pub refinements: Option<u64>,
-    pub refinement_clauses: Option<u64>,
-    pub xi_clauses: Option<u64>,
-    /// Only printed by newer `verify --stats` for the Yogar engine.
-    pub phi0_clauses: Option<u64>,
-    pub monolithic_xi_clauses: Option<u64>,
-}
-
-impl RunOutput {
-    /// Clauses of the formula solved first: φ0 for the Yogar engine (printed, or else the final
-    /// count less the refinement clauses), the whole formula for the monolithic one.
-    pub fn first_formula_clauses(&self) -> Option<u64> {
-        self.phi0_clauses.or_else(|| {
-            let total = self.clauses?;
-            Some(total.saturating_sub(self.refinement_clauses.unwrap_or(0)))
-        })
-    }
-}
-
-/// Reads the `--stats` lines and the verdict (the last non-empty line) of a run's stdout.
-pub fn parse_output(stdout: &str) -> RunOutput {
-    let mut out = RunOutput::default();
-    for line in stdout.lines() {
-        let Some((key, value)) = line.split_once(": ") else {
-            continue;
-        };
-        let Ok(n) = value.trim().parse::<u64>() else {
-            continue;
-        };
-        let slot = match key {
-            "clauses" => &mut out.clauses,
-            "refinements" => &mut out.refinements,
-            "refinement clauses" => &mut out.refinement_clauses,
-            "xi clauses" => &mut out.xi_clauses,
-            "phi0 clauses" => &mut out.phi0_clauses,
-            "monolithic xi clauses" => &mut out.monolithic_xi_clauses,
-            _ => continue,
-        };
-        *slot = Some(n);
-    }
-    let last = stdout.lines().rev().map(str::trim).find(|l| !l.is_empty());
-    out.verdict = last.and_then(|l| {
-        if l == "TRUE" {
-            Some(RunVerdict::True)
-        } else if l.starts_with("FALSE") {
-            Some(RunVerdict::False)
-        } else if let Some(rest) = l.strip_prefix("UNKNOWN") {
-            let why = rest.trim().trim_start_matches('(').trim_end_matches(')');
-            Some(RunVerdict::Unknown(why.to_string()))
-        } else {
-            None
-        }
-    });
-    out
-}
-
-/// One engine on one task.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EngineRun {
-    pub verdict: RunVerdict,
-    /// User + system time of the child; `None` where it cannot be measured.
-    pub cpu: Option<Duration>,
-    pub wall: Duration,
-    pub output: RunOutput,
-}
-
-impl EngineRun {
-    /// The CPU time, or the wall time where CPU time is not available.
-    pub fn seconds(&self) -> f64 {
-        self.cpu.unwrap_or(self.wall).as_secs_f64()
-    }
-}
-
-/// Both engines on one task.
+/// Every configuration on one task at one bound.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TaskRow {
     pub task: String,
+    pub unwind: u32,
     pub expected: Option<bool>,
-    pub yogar: EngineRun,
-    pub monolithic: EngineRun,
+    /// One run per entry of the configuration list, in its order.
+    pub runs: Vec<EngineRun>,
 }
 
 impl TaskRow {
-    pub fn both_finished(&self) -> bool {
-        self.yogar.verdict.finished() && self.monolithic.verdict.finished()
+    pub fn all_finished(&self) -> bool {
+        self.runs.iter().all(|r| r.verdict.finished())
     }
 
-    /// One engine says TRUE, the other FALSE.
+    /// Some configuration says TRUE and another FALSE.
     pub fn disagrees(&self) -> bool {
-        matches!(
-            (self.yogar.verdict.as_bool(), self.monolithic.verdict.as_bool()),
-            (Some(a), Some(b)) if a != b
-        )
+        let verdicts: Vec<bool> = self
+            .runs
+            .iter()
+            .filter_map(|r| r.verdict.as_bool())
+            .collect();
+        verdicts.windows(2).any(|w| w[0] != w[1])
     }
 
-    /// φ0 clauses over monolithic clauses, each pair from one counter: φ0 over φ0 + ξ when the
-    /// Yogar run printed both (encoder counts), else the solver's counts of both runs (Yogar's
-    /// final count less its refinement clauses).
-    pub fn clause_ratio(&self) -> Option<f64> {
-        let y = &self.yogar.output;
-        let (phi0, mono) = match (y.phi0_clauses, y.monolithic_xi_clauses) {
-            (Some(p), Some(xi)) => (p, p + xi),
-            _ => {
-                let total = y.clauses?;
-                (
-                    total.saturating_sub(y.refinement_clauses.unwrap_or(0)),
-                    self.monolithic.output.clauses?,
-                )
-            }
-        };
-        ratio(phi0 as f64, mono as f64)
-    }
-
-    /// Monolithic CPU over Yogar CPU, when both finished.
-    pub fn cpu_ratio(&self) -> Option<f64> {
-        if !self.both_finished() {
-            return None;
-        }
-        ratio(self.monolithic.seconds(), self.yogar.seconds())
+    /// The fastest monolithic run (by CPU; an unfinished run counts with its CPU time, i.e.
+    /// about the limit): its seconds and whether it finished.
+    pub fn best_monolithic(&self, configs: &[Config]) -> Option<(f64, bool)> {
+        configs
+            .iter()
+            .zip(&self.runs)
+            .filter(|(c, _)| c.monolithic)
+            .map(|(_, r)| (r.seconds(), r.verdict.finished()))
+            .min_by(|a, b| {
+                // A finished run beats an unfinished one of the same time.
+                a.0.total_cmp(&b.0).then(b.1.cmp(&a.1))
+            })
     }
 }
 
-/// A verdict that contradicts the expected one.
-/// Runs decide the bounded problem (`--no-unwinding-assertions`): FALSE on a task that is
-/// TRUE is wrong; TRUE on a task that is FALSE only says the error needs a deeper bound.
-fn wrong(run: &EngineRun, expected: Option<bool>) -> bool {
-    matches!((run.verdict.as_bool(), expected), (Some(false), Some(true)))
+/// Speed-up of the default over the best monolithic configuration on the hard tasks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HardRatio {
+    /// Tasks whose best monolithic run needs more than [`HARD_SECONDS`] or does not finish.
+    pub tasks: usize,
+    /// Of those, where the default finished.
+    pub default_finished: usize,
+    /// Of those, where no monolithic run finished (their time is the limit: a lower bound).
+    pub monolithic_unfinished: usize,
+    /// Tasks where neither finished, left out of the ratios.
+    pub neither: usize,
+    /// Σ best monolithic / Σ default over the hard tasks where one of them finished.
+    pub total_ratio: Option<f64>,
+    /// Median of the per-task ratios over the same tasks.
+    pub median_ratio: Option<f64>,
 }
 
-/// `a / b`, or `None` when `b` is (nearly) zero.
-fn ratio(a: f64, b: f64) -> Option<f64> {
-    (b > 1e-9).then(|| a / b)
-}
-
-/// The median (mean of the two middle values for an even count); `None` when empty.
-pub fn median(values: &[f64]) -> Option<f64> {
-    let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
-    if v.is_empty() {
-        return None;
-    }
-    v.sort_by(f64::total_cmp);
-    let mid = v.len() / 2;
-    Some(if v.len() % 2 == 1 {
-        v[mid]
-    } else {
-        (v[mid - 1] + v[mid]) / 2.0
-    })
-}
-
-/// The numbers under the table, all computed from the rows.
+/// The numbers under a table, all computed from its rows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
     pub tasks: usize,
-    pub both_finished: usize,
-    pub yogar_finished: usize,
-    pub monolithic_finished: usize,
-    /// Medians over the tasks both finished.
-    pub median_cpu_yogar: Option<f64>,
-    pub median_cpu_monolithic: Option<f64>,
-    /// Median of φ0 / monolithic clauses over the tasks both finished.
-    pub median_clause_ratio: Option<f64>,
-    pub total_cpu_yogar: f64,
-    pub total_cpu_monolithic: f64,
-    /// Monolithic / Yogar total CPU over the tasks both finished.
-    pub total_cpu_ratio: Option<f64>,
-    /// The same restricted to those where the monolithic engine needs more than [`HARD_SECONDS`].
-    pub hard_tasks: usize,
-    pub hard_cpu_ratio: Option<f64>,
-    /// Tasks where only one engine finished.
-    pub only_yogar: usize,
-    pub only_monolithic: usize,
-    pub wrong_yogar: usize,
-    pub wrong_monolithic: usize,
-    /// Tasks where the engines gave TRUE and FALSE.
+    pub all_finished: usize,
+    /// Per configuration: runs that gave TRUE or FALSE.
+    pub finished: Vec<usize>,
+    /// Per configuration, over the tasks all finished.
+    pub median_cpu: Vec<Option<f64>>,
+    pub total_cpu: Vec<f64>,
+    pub hard: HardRatio,
+    /// Per configuration: FALSE on a task expected TRUE.
+    pub wrong: Vec<usize>,
+    /// Tasks where configurations gave TRUE and FALSE.
     pub disagreements: Vec<String>,
-    /// How many runs of each engine ended how (TRUE, FALSE, timeout, unwind, ...), by label.
-    pub outcomes_yogar: Vec<(String, usize)>,
-    pub outcomes_monolithic: Vec<(String, usize)>,
+    /// Per configuration: how many runs ended how (TRUE, FALSE, timeout, ...), by label.
+    pub outcomes: Vec<Vec<(String, usize)>>,
 }
 
 /// Counts of each verdict label, sorted by label.
@@ -278,269 +176,76 @@ fn tally<'a>(runs: impl Iterator<Item = &'a EngineRun>) -> Vec<(String, usize)> 
     counts
 }
 
-pub fn summarize(rows: &[TaskRow], hard_seconds: f64) -> Summary {
-    let both: Vec<&TaskRow> = rows.iter().filter(|r| r.both_finished()).collect();
-    let cpu_y: Vec<f64> = both.iter().map(|r| r.yogar.seconds()).collect();
-    let cpu_m: Vec<f64> = both.iter().map(|r| r.monolithic.seconds()).collect();
-    let clause_ratios: Vec<f64> = both.iter().filter_map(|r| r.clause_ratio()).collect();
-    // Folded from +0.0: an empty float `sum()` is -0.0, which would print as "-0.00".
-    let total = |v: &[f64]| v.iter().fold(0.0, |a, b| a + b);
-    let (total_y, total_m) = (total(&cpu_y), total(&cpu_m));
-    let hard: Vec<&&TaskRow> = both
-        .iter()
-        .filter(|r| r.monolithic.seconds() > hard_seconds)
-        .collect();
-    let hard_y = hard.iter().fold(0.0, |a, r| a + r.yogar.seconds());
-    let hard_m = hard.iter().fold(0.0, |a, r| a + r.monolithic.seconds());
-    let fin = |f: fn(&TaskRow) -> &EngineRun| rows.iter().filter(move |r| f(r).verdict.finished());
+fn hard_ratio(rows: &[&TaskRow], configs: &[Config], hard_seconds: f64) -> HardRatio {
+    let mut h = HardRatio {
+        tasks: 0,
+        default_finished: 0,
+        monolithic_unfinished: 0,
+        neither: 0,
+        total_ratio: None,
+        median_ratio: None,
+    };
+    let (mut sum_m, mut sum_d, mut per_task) = (0.0, 0.0, Vec::new());
+    for row in rows {
+        let Some((m, m_done)) = row.best_monolithic(configs) else {
+            continue;
+        };
+        if m_done && m <= hard_seconds {
+            continue;
+        }
+        h.tasks += 1;
+        let d = &row.runs[0];
+        let d_done = d.verdict.finished();
+        h.default_finished += usize::from(d_done);
+        h.monolithic_unfinished += usize::from(!m_done);
+        if !d_done && !m_done {
+            h.neither += 1;
+            continue;
+        }
+        sum_m += m;
+        sum_d += d.seconds();
+        per_task.extend(ratio(m, d.seconds()));
+    }
+    h.total_ratio = ratio(sum_m, sum_d);
+    h.median_ratio = median(&per_task);
+    h
+}
+
+pub fn summarize(rows: &[TaskRow], configs: &[Config], hard_seconds: f64) -> Summary {
+    let all: Vec<&TaskRow> = rows.iter().filter(|r| r.all_finished()).collect();
+    let per_config = |f: &dyn Fn(usize) -> f64| (0..configs.len()).map(f).collect::<Vec<_>>();
+    let secs = |k: usize| {
+        all.iter()
+            .map(|r| r.runs[k].seconds())
+            .collect::<Vec<f64>>()
+    };
+    let every: Vec<&TaskRow> = rows.iter().collect();
     Summary {
         tasks: rows.len(),
-        both_finished: both.len(),
-        yogar_finished: fin(|r| &r.yogar).count(),
-        monolithic_finished: fin(|r| &r.monolithic).count(),
-        median_cpu_yogar: median(&cpu_y),
-        median_cpu_monolithic: median(&cpu_m),
-        median_clause_ratio: median(&clause_ratios),
-        total_cpu_yogar: total_y,
-        total_cpu_monolithic: total_m,
-        total_cpu_ratio: ratio(total_m, total_y),
-        hard_tasks: hard.len(),
-        hard_cpu_ratio: if hard.is_empty() {
-            None
-        } else {
-            ratio(hard_m, hard_y)
-        },
-        only_yogar: fin(|r| &r.yogar)
-            .filter(|r| !r.monolithic.verdict.finished())
-            .count(),
-        only_monolithic: fin(|r| &r.monolithic)
-            .filter(|r| !r.yogar.verdict.finished())
-            .count(),
-        wrong_yogar: rows.iter().filter(|r| wrong(&r.yogar, r.expected)).count(),
-        wrong_monolithic: rows
-            .iter()
-            .filter(|r| wrong(&r.monolithic, r.expected))
-            .count(),
+        all_finished: all.len(),
+        finished: (0..configs.len())
+            .map(|k| rows.iter().filter(|r| r.runs[k].verdict.finished()).count())
+            .collect(),
+        median_cpu: (0..configs.len()).map(|k| median(&secs(k))).collect(),
+        // Folded from +0.0: an empty float `sum()` is -0.0, which would print as "-0.00".
+        total_cpu: per_config(&|k| secs(k).iter().fold(0.0, |a, b| a + b)),
+        hard: hard_ratio(&every, configs, hard_seconds),
+        wrong: (0..configs.len())
+            .map(|k| {
+                rows.iter()
+                    .filter(|r| wrong(&r.runs[k], r.expected))
+                    .count()
+            })
+            .collect(),
         disagreements: rows
             .iter()
             .filter(|r| r.disagrees())
-            .map(|r| r.task.clone())
+            .map(|r| format!("{}@{}", r.task, r.unwind))
             .collect(),
-        outcomes_yogar: tally(rows.iter().map(|r| &r.yogar)),
-        outcomes_monolithic: tally(rows.iter().map(|r| &r.monolithic)),
+        outcomes: (0..configs.len())
+            .map(|k| tally(rows.iter().map(|r| &r.runs[k])))
+            .collect(),
     }
-}
-
-/// Reads `tasks.csv` of an sv-benchmarks checkout (input files are under `c/`).
-pub fn load_tasks(svb: &Path) -> Result<Vec<BenchTask>, String> {
-    let path = svb.join("tasks.csv");
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines
-        .next()
-        .ok_or_else(|| format!("{}: empty", path.display()))?
-        .split(',')
-        .collect();
-    let col = |name: &str| {
-        header
-            .iter()
-            .position(|h| h.trim() == name)
-            .ok_or_else(|| format!("{}: no column '{name}'", path.display()))
-    };
-    let (c_yml, c_input, c_verdict, c_dir) = (
-        col("yml")?,
-        col("input_file")?,
-        col("expected_verdict")?,
-        col("directory")?,
-    );
-    let mut tasks = Vec::new();
-    for line in lines.filter(|l| !l.trim().is_empty()) {
-        let row: Vec<&str> = line.split(',').map(str::trim).collect();
-        let field = |i: usize| {
-            row.get(i)
-                .copied()
-                .ok_or_else(|| format!("{}: short row '{line}'", path.display()))
-        };
-        let yml = field(c_yml)?;
-        tasks.push(BenchTask {
-            name: yml.strip_suffix(".yml").unwrap_or(yml).to_string(),
-            directory: field(c_dir)?.to_string(),
-            input: svb.join("c").join(field(c_input)?),
-            expected: match field(c_verdict)? {
-                "true" => Some(true),
-                "false" => Some(false),
-                _ => None,
-            },
-        });
-    }
-    Ok(tasks)
-}
-
-/// A deterministic subset of `n` tasks spread over the directories: each directory gets a
-/// share in round-robin turns, and its share is taken at evenly spaced positions of its
-/// name-sorted list. The result is sorted by name.
-pub fn spread_subset(tasks: &[BenchTask], n: usize) -> Vec<BenchTask> {
-    let mut dirs: Vec<(String, Vec<&BenchTask>)> = Vec::new();
-    let mut sorted: Vec<&BenchTask> = tasks.iter().collect();
-    sorted.sort_by(|a, b| a.name.cmp(&b.name));
-    for t in sorted {
-        match dirs.iter_mut().find(|(d, _)| *d == t.directory) {
-            Some((_, list)) => list.push(t),
-            None => dirs.push((t.directory.clone(), vec![t])),
-        }
-    }
-    dirs.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut quota = vec![0usize; dirs.len()];
-    let mut left = n.min(tasks.len());
-    while left > 0 {
-        for (q, (_, list)) in quota.iter_mut().zip(&dirs) {
-            if left > 0 && *q < list.len() {
-                *q += 1;
-                left -= 1;
-            }
-        }
-    }
-    let mut out: Vec<BenchTask> = dirs
-        .iter()
-        .zip(&quota)
-        .flat_map(|((_, list), &q)| (0..q).map(move |i| list[i * list.len() / q].clone()))
-        .collect();
-    out.sort_by(|a, b| a.name.cmp(&b.name));
-    out
-}
-
-/// The `yogar` binary next to the running bench executable.
-fn yogar_binary() -> Option<PathBuf> {
-    let exe = std::env::current_exe().ok()?;
-    let bin = exe
-        .parent()?
-        .join(format!("yogar{}", std::env::consts::EXE_SUFFIX));
-    bin.is_file().then_some(bin)
-}
-
-/// A reaped child: its exit code (`None` after a signal), whether the CPU limit ended it
-/// (`SIGXCPU`), and its CPU time.
-type Ended = (Option<i32>, bool, Option<Duration>);
-
-/// Reaps the child `pid` if it has ended (what [`Ended`] says, with the child's own user +
-/// system CPU time). `Ok(None)` while it runs.
-fn wait_child(pid: libc::pid_t) -> Result<Option<Ended>, ()> {
-    let mut status = 0;
-    // SAFETY: `wait4` only writes the status and the zeroed plain-data rusage it is given.
-    let (r, usage) = unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        let r = libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage);
-        (r, usage)
-    };
-    match r {
-        0 => Ok(None),
-        r if r == pid => {
-            let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
-            let cpu = Duration::from_micros(micros(usage.ru_utime) + micros(usage.ru_stime));
-            let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
-            let xcpu = libc::WIFSIGNALED(status) && libc::WTERMSIG(status) == libc::SIGXCPU;
-            Ok(Some((code, xcpu, Some(cpu))))
-        }
-        _ => Err(()),
-    }
-}
-
-/// Runs one engine on one file. The child's CPU time is its own (from `wait4`), so runs may
-/// go side by side; `RLIMIT_CPU` ends it at the limit (a timeout), and it is killed if it
-/// outlives the limit by far in wall-clock time.
-fn run_engine(yogar: &Path, engine: &str, file: &Path, limit: f64, unwind: u32) -> EngineRun {
-    use std::os::unix::process::CommandExt;
-    let started = Instant::now();
-    // The limit is CPU time, as in SV-COMP, so that runs side by side (or a busy machine)
-    // do not shorten it: RLIMIT_CPU ends the child; `--timeout` (wall clock) is only a
-    // backstop for a child that sleeps.
-    let cpu_cap = limit.ceil() as libc::rlim_t;
-    let mut command = Command::new(yogar);
-    command
-        .args(["verify", "--32", "--unwind", &unwind.to_string()])
-        .args(["--engine", engine, "--stats", "--no-unwinding-assertions"])
-        .arg("--timeout")
-        .arg(format!("{}", limit * 3.0))
-        .arg(file)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    // SAFETY: only `setrlimit` runs between fork and exec; it is async-signal-safe.
-    unsafe {
-        command.pre_exec(move || {
-            let rl = libc::rlimit {
-                rlim_cur: cpu_cap,
-                rlim_max: cpu_cap + 5,
-            };
-            libc::setrlimit(libc::RLIMIT_CPU, &rl);
-            Ok(())
-        });
-    }
-    let child = command.spawn();
-    let mut child = match child {
-        Ok(c) => c,
-        Err(e) => {
-            return EngineRun {
-                verdict: RunVerdict::Failed(format!("cannot start {}: {e}", yogar.display())),
-                cpu: None,
-                wall: started.elapsed(),
-                output: RunOutput::default(),
-            }
-        }
-    };
-    // Pipes are drained on threads so a chatty child cannot block on a full pipe.
-    let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut s = String::new();
-            if let Some(mut p) = pipe {
-                let _ = p.read_to_string(&mut s);
-            }
-            s
-        })
-    };
-    let out_thread = drain(child.stdout.take().map(|p| Box::new(p) as _));
-    let err_thread = drain(child.stderr.take().map(|p| Box::new(p) as _));
-    let hard_limit = Duration::from_secs_f64(limit * 4.0 + 10.0);
-    let mut killed = false;
-    let pid = child.id() as libc::pid_t;
-    let (status, out_of_cpu, cpu) = loop {
-        match wait_child(pid) {
-            Ok(Some(done)) => break done,
-            Ok(None) if started.elapsed() > hard_limit && !killed => {
-                let _ = child.kill();
-                killed = true;
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-            Err(()) => break (None, false, None),
-        }
-    };
-    let wall = started.elapsed();
-    let stdout = out_thread.join().unwrap_or_default();
-    let stderr = err_thread.join().unwrap_or_default();
-    let output = parse_output(&stdout);
-    let verdict = match (&output.verdict, killed) {
-        (_, true) => RunVerdict::Failed(format!("killed after {:.0} s", wall.as_secs_f64())),
-        (None, false) if out_of_cpu => RunVerdict::Unknown("timeout (CPU limit)".into()),
-        (Some(v), false) => v.clone(),
-        (None, false) => {
-            let last = stderr.lines().rev().find(|l| !l.trim().is_empty());
-            RunVerdict::Failed(format!(
-                "exit {}: {}",
-                status.map_or("by signal".to_string(), |c| c.to_string()),
-                last.unwrap_or("no output")
-            ))
-        }
-    };
-    EngineRun {
-        verdict,
-        cpu,
-        wall,
-        output,
-    }
-}
-
-fn opt_u64(v: Option<u64>) -> String {
-    v.map_or("-".into(), |n| n.to_string())
 }
 
 fn opt_f(v: Option<f64>, digits: usize) -> String {
@@ -555,88 +260,94 @@ fn expected_str(e: Option<bool>) -> &'static str {
     }
 }
 
-fn verdict_cell(run: &EngineRun, expected: Option<bool>) -> String {
-    let mut s = run.verdict.short();
-    if wrong(run, expected) {
-        s.push_str("(WRONG)");
+fn header(configs: &[Config]) -> String {
+    let mut s = format!("{:<46} {:>3} {:<5}", "task", "k", "exp");
+    for c in configs {
+        s.push_str(&format!(" | {:<22}", c.name));
+    }
+    s.push_str(" | mono/default");
+    s
+}
+
+fn row_line(r: &TaskRow, configs: &[Config]) -> String {
+    let name: String = if r.task.len() > 46 {
+        format!("..{}", &r.task[r.task.len() - 44..])
+    } else {
+        r.task.clone()
+    };
+    let mut s = format!("{name:<46} {:>3} {:<5}", r.unwind, expected_str(r.expected));
+    for run in &r.runs {
+        let mut v = run.verdict.short();
+        if wrong(run, r.expected) {
+            v.push_str("(WRONG)");
+        }
+        s.push_str(&format!(" | {v:<13} {:>8.3}", run.seconds()));
+    }
+    let speedup = r.best_monolithic(configs).and_then(|(m, m_done)| {
+        let d = &r.runs[0];
+        (d.verdict.finished() || m_done)
+            .then(|| ratio(m, d.seconds()).map(|x| (x, !m_done)))
+            .flatten()
+    });
+    match speedup {
+        Some((x, true)) => s.push_str(&format!(" | >={x:.2}")),
+        Some((x, false)) => s.push_str(&format!(" | {x:.2}")),
+        None => s.push_str(" | -"),
     }
     s
 }
 
-const HEADER: &str = "task                                             exp   | yogar verdict   cpu s  refs  phi0 cl | monolithic      cpu s  clauses | m/y cpu";
-
-fn row_line(r: &TaskRow) -> String {
-    let name: String = if r.task.len() > 48 {
-        format!("..{}", &r.task[r.task.len() - 46..])
-    } else {
-        r.task.clone()
-    };
-    format!(
-        "{name:<48} {:<5} | {:<13} {:>7.3} {:>5} {:>8} | {:<13} {:>7.3} {:>8} | {:>7}",
-        expected_str(r.expected),
-        verdict_cell(&r.yogar, r.expected),
-        r.yogar.seconds(),
-        opt_u64(r.yogar.output.refinements),
-        opt_u64(r.yogar.output.first_formula_clauses()),
-        verdict_cell(&r.monolithic, r.expected),
-        r.monolithic.seconds(),
-        opt_u64(r.monolithic.output.clauses),
-        opt_f(r.cpu_ratio(), 2),
-    )
-}
-
-/// The summary as printed under the table.
-pub fn render_summary(s: &Summary, hard_seconds: f64) -> String {
+/// The summary as printed under a table.
+pub fn render_summary(s: &Summary, configs: &[Config], hard_seconds: f64) -> String {
     let mut out = String::new();
     let mut line = |l: String| {
         out.push_str(&l);
         out.push('\n');
     };
     line(format!(
-        "tasks: {}  both finished: {}  yogar finished: {}  monolithic finished: {}  \
-         only yogar: {}  only monolithic: {}",
-        s.tasks,
-        s.both_finished,
-        s.yogar_finished,
-        s.monolithic_finished,
-        s.only_yogar,
-        s.only_monolithic
+        "tasks: {}  finished by every configuration: {}",
+        s.tasks, s.all_finished
     ));
-    let outcomes = |counts: &[(String, usize)]| {
-        counts
+    for (k, c) in configs.iter().enumerate() {
+        let outcomes = s.outcomes[k]
             .iter()
             .map(|(label, n)| format!("{label} {n}"))
             .collect::<Vec<_>>()
-            .join(", ")
+            .join(", ");
+        line(format!(
+            "{:<13} finished {:>4}  median CPU s {:>7}  total CPU s {:>9.2}  wrong {}  ({outcomes})",
+            c.name,
+            s.finished[k],
+            opt_f(s.median_cpu[k], 3),
+            s.total_cpu[k],
+            s.wrong[k]
+        ));
+    }
+    let best_mono_total = configs
+        .iter()
+        .zip(&s.total_cpu)
+        .filter(|(c, _)| c.monolithic)
+        .map(|(_, t)| *t)
+        .fold(f64::INFINITY, f64::min);
+    line(format!(
+        "total CPU best monolithic / default (tasks all finished): {}",
+        opt_f(ratio(best_mono_total, s.total_cpu[0]), 2)
+    ));
+    let h = &s.hard;
+    let bound = if h.monolithic_unfinished > h.neither {
+        ">="
+    } else {
+        ""
     };
-    line(format!("yogar outcomes: {}", outcomes(&s.outcomes_yogar)));
     line(format!(
-        "monolithic outcomes: {}",
-        outcomes(&s.outcomes_monolithic)
+        "hard tasks (best monolithic > {hard_seconds} s or unfinished): {}; default finished {}; \
+         no monolithic finished {}; neither finished {} (left out)",
+        h.tasks, h.default_finished, h.monolithic_unfinished, h.neither
     ));
     line(format!(
-        "median CPU s (both finished): yogar {}  monolithic {}",
-        opt_f(s.median_cpu_yogar, 3),
-        opt_f(s.median_cpu_monolithic, 3)
-    ));
-    line(format!(
-        "median phi0 / monolithic clauses: {}",
-        opt_f(s.median_clause_ratio, 3)
-    ));
-    line(format!(
-        "total CPU s (both finished): yogar {:.2}  monolithic {:.2}  ratio monolithic/yogar {}",
-        s.total_cpu_yogar,
-        s.total_cpu_monolithic,
-        opt_f(s.total_cpu_ratio, 2)
-    ));
-    line(format!(
-        "ratio monolithic/yogar on the {} tasks where monolithic needs > {hard_seconds} s: {}",
-        s.hard_tasks,
-        opt_f(s.hard_cpu_ratio, 2)
-    ));
-    line(format!(
-        "wrong verdicts (vs tasks.csv): yogar {}  monolithic {}",
-        s.wrong_yogar, s.wrong_monolithic
+        "  best monolithic / default on them: total {bound}{}  median per task {bound}{}",
+        opt_f(h.total_ratio, 2),
+        opt_f(h.median_ratio, 2)
     ));
     if s.disagreements.is_empty() {
         line("engine disagreements (TRUE vs FALSE): 0".into());
@@ -650,74 +361,48 @@ pub fn render_summary(s: &Summary, hard_seconds: f64) -> String {
     out
 }
 
-/// Runs the section; returns false when the engines disagreed on some task.
-pub fn run(options: &Options) -> bool {
-    let unwind = options.unwind.unwrap_or(DEFAULT_UNWIND);
-    println!("== engines: yogar vs monolithic (--32 --unwind {unwind}) ==");
-    let Some(svb) = yogar::svcomp::sv_benchmarks(options.svb.as_deref())
-        .filter(|p| p.join("tasks.csv").is_file())
-    else {
-        println!(
-            "skipped: no sv-benchmarks checkout with tasks.csv (give --svb PATH or SVB=..., \
-             default ../shared/sv-benchmarks)"
-        );
-        return true;
-    };
-    // Resolved so task paths in messages read without `..` steps.
-    let svb = svb.canonicalize().unwrap_or(svb);
-    let Some(yogar) = yogar_binary() else {
-        println!("skipped: no yogar binary next to the bench executable (run `make build`)");
-        return true;
-    };
-    let all = match load_tasks(&svb) {
-        Ok(t) => t,
-        Err(e) => {
-            println!("skipped: {e}");
-            return true;
-        }
-    };
-    let filtered: Vec<BenchTask> = all
-        .into_iter()
-        .filter(|t| options.filter.as_ref().is_none_or(|f| t.name.contains(f)))
+/// The arguments of one run of `config` at bound `unwind`.
+fn verify_args(config: &Config, unwind: u32) -> Vec<String> {
+    let mut args: Vec<String> = ["--32", "--no-unwinding-assertions", "--unwind"]
+        .iter()
+        .map(|s| s.to_string())
         .collect();
-    let count = match (options.all, options.tasks, &options.filter) {
-        (true, _, _) => filtered.len(),
-        (false, Some(n), _) => n,
-        (false, None, Some(_)) => filtered.len(),
-        (false, None, None) if options.quick => QUICK_TASKS,
-        (false, None, None) => DEFAULT_TASKS,
-    };
-    let tasks = spread_subset(&filtered, count);
-    let limit = options.limit.unwrap_or(DEFAULT_LIMIT);
-    println!(
-        "{} of {} tasks from {}, limit {limit} s CPU per engine run, CPU = user+sys of the child",
-        tasks.len(),
-        filtered.len(),
-        svb.display()
-    );
-    println!("{HEADER}");
-    let jobs = options.jobs.unwrap_or(1).max(1);
+    args.push(unwind.to_string());
+    args.extend(config.args.iter().map(|s| s.to_string()));
+    args
+}
+
+/// Runs every configuration on each (task, bound), `jobs` tasks side by side, printing rows
+/// as they end; returns the rows.
+fn run_rows(
+    yogar: &Path,
+    work: &[(BenchTask, u32)],
+    configs: &[Config],
+    limit: f64,
+    jobs: usize,
+) -> Vec<TaskRow> {
+    println!("{}", header(configs));
     let next = std::sync::atomic::AtomicUsize::new(0);
     let (send, receive) = std::sync::mpsc::channel();
     let mut rows = Vec::new();
     std::thread::scope(|scope| {
-        for _ in 0..jobs.min(tasks.len()) {
+        for _ in 0..jobs.min(work.len()) {
             let send = send.clone();
-            let (next, tasks, yogar) = (&next, &tasks, &yogar);
+            let next = &next;
             scope.spawn(move || loop {
                 let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(t) = tasks.get(k) else { break };
-                let mut runs = ENGINES
-                    .iter()
-                    .map(|e| run_engine(yogar, e, &t.input, limit, unwind));
-                let (Some(y), Some(m)) = (runs.next(), runs.next()) else {
-                    continue;
+                let Some((t, unwind)) = work.get(k) else {
+                    break;
                 };
+                let runs = configs
+                    .iter()
+                    .map(|c| runs::run_verify(yogar, &verify_args(c, *unwind), &t.input, limit))
+                    .collect();
                 let row = TaskRow {
                     task: t.name.clone(),
+                    unwind: *unwind,
                     expected: t.expected,
-                    yogar: y,
-                    monolithic: m,
+                    runs,
                 };
                 if send.send(row).is_err() {
                     break;
@@ -726,34 +411,108 @@ pub fn run(options: &Options) -> bool {
         }
         drop(send);
         for row in receive {
-            print_row(&row);
+            print_row(&row, configs);
             rows.push(row);
         }
     });
-    let summary = summarize(&rows, HARD_SECONDS);
-    println!("-- summary --");
-    print!("{}", render_summary(&summary, HARD_SECONDS));
-    summary.disagreements.is_empty()
+    rows
+}
+
+/// Runs the section; returns false when configurations disagreed on some task.
+pub fn run(options: &Options) -> bool {
+    let unwind = options.unwind.unwrap_or(DEFAULT_UNWIND);
+    println!("== engines: every configuration (--32 --no-unwinding-assertions) ==");
+    let Some((svb, yogar, all)) = runs::setup(options) else {
+        return true;
+    };
+    let filtered: Vec<BenchTask> = all
+        .iter()
+        .filter(|t| options.filter.as_ref().is_none_or(|f| t.name.contains(f)))
+        .cloned()
+        .collect();
+    let count = match (options.all, options.tasks, &options.filter) {
+        (true, _, _) => filtered.len(),
+        (false, Some(n), _) => n,
+        (false, None, Some(_)) => filtered.len(),
+        (false, None, None) if options.quick => QUICK_TASKS,
+        (false, None, None) => DEFAULT_TASKS,
+    };
+    let tasks = runs::spread_subset(&filtered, count);
+    let limit = options.limit.unwrap_or(DEFAULT_LIMIT);
+    let jobs = options.jobs.unwrap_or(1).max(1);
+    println!(
+        "-- {} of {} tasks from {} at unwind {unwind}, limit {limit} s CPU per run (user+sys of \
+         the child) --",
+        tasks.len(),
+        filtered.len(),
+        svb.display()
+    );
+    let work: Vec<(BenchTask, u32)> = tasks.into_iter().map(|t| (t, unwind)).collect();
+    let rows = run_rows(&yogar, &work, &CONFIGS, limit, jobs);
+    let summary = summarize(&rows, &CONFIGS, HARD_SECONDS);
+    println!("-- summary at unwind {unwind} --");
+    print!("{}", render_summary(&summary, &CONFIGS, HARD_SECONDS));
+    let mut agreed = summary.disagreements.is_empty();
+
+    // The deep-bound set, unless the task selection excludes it.
+    let deep: Vec<(BenchTask, u32)> = DEEP
+        .iter()
+        .filter(|(name, _)| options.filter.as_ref().is_none_or(|f| name.contains(f)))
+        .filter(|_| !options.quick)
+        .filter_map(|(name, k)| {
+            all.iter()
+                .find(|t| t.name == *name)
+                .map(|t| (t.clone(), *k))
+        })
+        .collect();
+    if !deep.is_empty() {
+        println!(
+            "-- deep-bound set: {} tasks at the bound each needs --",
+            deep.len()
+        );
+        let deep_rows = run_rows(&yogar, &deep, &CONFIGS, limit, jobs);
+        let deep_summary = summarize(&deep_rows, &CONFIGS, HARD_SECONDS);
+        println!("-- summary of the deep-bound set --");
+        print!("{}", render_summary(&deep_summary, &CONFIGS, HARD_SECONDS));
+        agreed &= deep_summary.disagreements.is_empty();
+        let both: Vec<TaskRow> = rows.into_iter().chain(deep_rows).collect();
+        let every: Vec<&TaskRow> = both.iter().collect();
+        let h = hard_ratio(&every, &CONFIGS, HARD_SECONDS);
+        println!(
+            "-- both sets: {} hard tasks, default finished {}, best monolithic / default total {}{} \
+             median {} --",
+            h.tasks,
+            h.default_finished,
+            if h.monolithic_unfinished > h.neither {
+                ">="
+            } else {
+                ""
+            },
+            opt_f(h.total_ratio, 2),
+            opt_f(h.median_ratio, 2)
+        );
+    }
+    agreed
 }
 
 /// A task's line, and below it what went wrong or needs a look.
-fn print_row(row: &TaskRow) {
-    println!("{}", row_line(row));
-    for (engine, run) in [("yogar", &row.yogar), ("monolithic", &row.monolithic)] {
+fn print_row(row: &TaskRow, configs: &[Config]) {
+    println!("{}", row_line(row, configs));
+    for (config, run) in configs.iter().zip(&row.runs) {
         match &run.verdict {
-            RunVerdict::Failed(why) => println!("    {engine}: {why}"),
+            RunVerdict::Failed(why) => println!("    {}: {why}", config.name),
             RunVerdict::Unknown(why)
                 if !why.starts_with("timeout") && !why.starts_with("unwind bound") =>
             {
-                println!("    {engine}: UNKNOWN ({why})")
+                println!("    {}: UNKNOWN ({why})", config.name)
             }
             _ => {}
         }
     }
     if row.disagrees() {
         println!(
-            "    !!! DISAGREEMENT: the engines gave TRUE and FALSE on {}",
-            row.task
+            "    !!! DISAGREEMENT: the configurations gave TRUE and FALSE on {} at unwind {}",
+            row.task, row.unwind
         );
     }
 }
@@ -761,169 +520,133 @@ fn print_row(row: &TaskRow) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runs::RunOutput;
+    use std::time::Duration;
 
-    fn run(verdict: RunVerdict, secs: f64, clauses: u64) -> EngineRun {
+    fn run(verdict: RunVerdict, secs: f64) -> EngineRun {
         EngineRun {
             verdict,
             cpu: Some(Duration::from_secs_f64(secs)),
             wall: Duration::from_secs_f64(secs + 1.0),
-            output: RunOutput {
-                clauses: Some(clauses),
-                ..RunOutput::default()
-            },
+            output: RunOutput::default(),
         }
     }
 
-    fn row(task: &str, expected: bool, y: EngineRun, m: EngineRun) -> TaskRow {
+    fn timeout(secs: f64) -> EngineRun {
+        run(RunVerdict::Unknown("timeout".into()), secs)
+    }
+
+    fn row(task: &str, expected: bool, runs: Vec<EngineRun>) -> TaskRow {
         TaskRow {
             task: task.into(),
+            unwind: 2,
             expected: Some(expected),
-            yogar: y,
-            monolithic: m,
+            runs,
         }
     }
 
-    #[test]
-    fn parses_stats_and_verdicts() {
-        let text = "threads: 3\nclauses: 1200\nzeta clauses: 40\nxi clauses: 0\n\
-                    refinements: 7\nrefinement clauses: 200\nphi0 clauses: 950\n\
-                    monolithic xi clauses: 3000\ntotal time: 0.5\nTRUE\n";
-        let o = parse_output(text);
-        assert_eq!(o.verdict, Some(RunVerdict::True));
-        assert_eq!(o.clauses, Some(1200));
-        assert_eq!(o.refinements, Some(7));
-        assert_eq!(o.xi_clauses, Some(0));
-        assert_eq!(o.phi0_clauses, Some(950));
-        assert_eq!(o.monolithic_xi_clauses, Some(3000));
-        assert_eq!(o.first_formula_clauses(), Some(950));
-
-        // Without a phi0 line, φ0 is the final count less the refinement clauses.
-        let o = parse_output(
-            "clauses: 1200\nrefinement clauses: 200\nstep 1: x = 2\nFALSE(unreach-call)\n\n",
-        );
-        assert_eq!(o.verdict, Some(RunVerdict::False));
-        assert_eq!(o.phi0_clauses, None);
-        assert_eq!(o.first_formula_clauses(), Some(1000));
-
-        let o = parse_output("clauses: 5\nUNKNOWN (timeout)\n");
-        assert_eq!(o.verdict, Some(RunVerdict::Unknown("timeout".into())));
-        assert_eq!(parse_output("yogar: error\n").verdict, None);
-        assert_eq!(parse_output("").verdict, None);
-    }
+    use RunVerdict::{False, True};
 
     #[test]
-    fn median_of_odd_even_and_empty() {
-        assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0));
-        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
-        assert_eq!(median(&[]), None);
-    }
-
-    #[test]
-    fn summary_ratios_and_disagreements() {
+    fn summary_medians_hard_ratio_and_disagreements() {
         let rows = vec![
-            // Both finish; monolithic slow (hard).
+            // All finish; monolithic slow (hard): best mono 4.0.
             row(
                 "a",
                 true,
-                run(RunVerdict::True, 1.0, 100),
-                run(RunVerdict::True, 4.0, 400),
+                vec![
+                    run(True, 1.0),
+                    run(True, 2.0),
+                    run(True, 5.0),
+                    run(True, 4.0),
+                ],
             ),
-            // Both finish; monolithic fast.
+            // All finish, fast.
             row(
                 "b",
                 false,
-                run(RunVerdict::False, 0.5, 50),
-                run(RunVerdict::False, 1.0, 200),
+                vec![
+                    run(False, 0.5),
+                    run(False, 1.0),
+                    run(False, 1.0),
+                    run(False, 3.0),
+                ],
             ),
-            // Both finish, hard, and disagree: yogar's FALSE contradicts expected true.
+            // Monolithic times out on both back ends: hard, a lower bound of 10 / 2.
             row(
                 "c",
                 true,
-                run(RunVerdict::False, 2.0, 10),
-                run(RunVerdict::True, 6.0, 20),
+                vec![run(True, 2.0), timeout(3.0), timeout(10.0), timeout(10.0)],
             ),
-            // Monolithic times out: not in the ratios.
+            // Nobody finishes but cegar, which disagrees with nobody.
             row(
                 "d",
                 true,
-                run(RunVerdict::True, 3.0, 30),
-                run(RunVerdict::Unknown("timeout".into()), 10.0, 300),
+                vec![timeout(10.0), run(True, 9.0), timeout(10.0), timeout(10.0)],
             ),
         ];
-        let s = summarize(&rows, 2.0);
+        let s = summarize(&rows, &CONFIGS, 2.0);
         assert_eq!(s.tasks, 4);
-        assert_eq!(s.both_finished, 3);
-        assert_eq!(s.yogar_finished, 4);
-        assert_eq!(s.monolithic_finished, 3);
-        assert_eq!(s.only_yogar, 1);
-        assert_eq!(s.only_monolithic, 0);
-        assert_eq!(s.median_cpu_yogar, Some(1.0));
-        assert_eq!(s.median_cpu_monolithic, Some(4.0));
-        // Clause ratios 0.25, 0.25, 0.5.
-        assert_eq!(s.median_clause_ratio, Some(0.25));
-        assert!((s.total_cpu_yogar - 3.5).abs() < 1e-9);
-        assert!((s.total_cpu_monolithic - 11.0).abs() < 1e-9);
-        assert!((s.total_cpu_ratio.unwrap() - 11.0 / 3.5).abs() < 1e-9);
-        assert_eq!(s.hard_tasks, 2);
-        assert!((s.hard_cpu_ratio.unwrap() - 10.0 / 3.0).abs() < 1e-9);
-        assert_eq!(s.wrong_yogar, 1);
-        assert_eq!(s.wrong_monolithic, 0);
-        assert_eq!(s.disagreements, vec!["c".to_string()]);
-        assert_eq!(
-            s.outcomes_yogar,
-            vec![("FALSE".to_string(), 2), ("TRUE".to_string(), 2)]
-        );
-        assert_eq!(
-            s.outcomes_monolithic,
+        assert_eq!(s.all_finished, 2);
+        assert_eq!(s.finished, vec![3, 3, 2, 2]);
+        assert_eq!(s.median_cpu[0], Some(0.75));
+        assert_eq!(s.median_cpu[3], Some(3.5));
+        assert!((s.total_cpu[2] - 6.0).abs() < 1e-9);
+        assert_eq!(s.hard.tasks, 3);
+        assert_eq!(s.hard.default_finished, 2);
+        assert_eq!(s.hard.monolithic_unfinished, 2);
+        assert_eq!(s.hard.neither, 1);
+        // (4 + 10) / (1 + 2); per task 4 and 5.
+        assert!((s.hard.total_ratio.unwrap() - 14.0 / 3.0).abs() < 1e-9);
+        assert_eq!(s.hard.median_ratio, Some(4.5));
+        assert!(s.disagreements.is_empty());
+        assert_eq!(s.wrong, vec![0, 0, 0, 0]);
+        let text = render_summary(&s, &CONFIGS, 2.0);
+        assert!(text.contains(">=4.67"), "{text}");
+
+        // One FALSE against TRUEs on an expected-TRUE task: a disagreement and a wrong verdict.
+        let bad = row(
+            "e",
+            true,
             vec![
-                ("FALSE".to_string(), 1),
-                ("TRUE".to_string(), 2),
-                ("timeout".to_string(), 1)
-            ]
+                run(True, 1.0),
+                run(False, 1.0),
+                run(True, 3.0),
+                run(True, 3.0),
+            ],
         );
-        assert!(render_summary(&s, 2.0).contains("ENGINE DISAGREEMENTS"));
+        let s = summarize(&[bad], &CONFIGS, 2.0);
+        assert_eq!(s.disagreements, vec!["e@2".to_string()]);
+        assert_eq!(s.wrong, vec![0, 1, 0, 0]);
+        assert!(render_summary(&s, &CONFIGS, 2.0).contains("ENGINE DISAGREEMENTS"));
 
-        // With φ0 and ξ printed by the Yogar run, the ratio is φ0 / (φ0 + ξ) from that run.
-        let mut printed = rows[0].clone();
-        printed.yogar.output.phi0_clauses = Some(300);
-        printed.yogar.output.monolithic_xi_clauses = Some(900);
-        assert_eq!(printed.clause_ratio(), Some(0.25));
-        printed.yogar.output.monolithic_xi_clauses = None;
-        assert_eq!(printed.clause_ratio(), Some(0.25));
-        assert_eq!(printed.yogar.output.first_formula_clauses(), Some(300));
-
-        let calm = summarize(&rows[..2], 2.0);
-        assert!(calm.disagreements.is_empty());
-        assert_eq!(calm.hard_tasks, 1);
-        assert!((calm.hard_cpu_ratio.unwrap() - 4.0).abs() < 1e-9);
-        let empty = summarize(&[], 2.0);
-        assert_eq!(empty.total_cpu_ratio, None);
-        assert!(!render_summary(&empty, 2.0).contains("-0.00"));
+        let empty = summarize(&[], &CONFIGS, 2.0);
+        assert_eq!(empty.hard.total_ratio, None);
+        assert!(!render_summary(&empty, &CONFIGS, 2.0).contains("-0.00"));
     }
 
     #[test]
-    fn subset_is_spread_and_deterministic() {
-        let mk = |dir: &str, i: usize| BenchTask {
-            name: format!("{dir}/t{i:02}"),
-            directory: dir.into(),
-            input: PathBuf::from(format!("{dir}/t{i:02}.i")),
-            expected: Some(true),
-        };
-        let mut tasks: Vec<BenchTask> = (0..20).map(|i| mk("big", i)).collect();
-        tasks.extend((0..2).map(|i| mk("small", i)));
-        tasks.extend((0..6).map(|i| mk("mid", i)));
-        let s = spread_subset(&tasks, 8);
-        assert_eq!(s.len(), 8);
-        assert_eq!(s, spread_subset(&tasks, 8));
-        let in_dir = |d: &str| s.iter().filter(|t| t.directory == d).count();
-        assert_eq!((in_dir("big"), in_dir("mid"), in_dir("small")), (3, 3, 2));
-        // Spread within a directory, not its first names.
-        let big: Vec<&str> = s
-            .iter()
-            .filter(|t| t.directory == "big")
-            .map(|t| t.name.as_str())
-            .collect();
-        assert_eq!(big, vec!["big/t00", "big/t06", "big/t13"]);
-        assert_eq!(spread_subset(&tasks, 100).len(), tasks.len());
+    fn best_monolithic_prefers_finished_runs() {
+        let r = row(
+            "x",
+            true,
+            vec![run(True, 1.0), run(True, 1.0), timeout(3.0), run(True, 3.0)],
+        );
+        assert_eq!(r.best_monolithic(&CONFIGS), Some((3.0, true)));
+        let line = row_line(&r, &CONFIGS);
+        assert!(line.ends_with("| 3.00"), "{line}");
+    }
+
+    #[test]
+    fn every_run_decides_the_same_bounded_problem() {
+        for c in &CONFIGS {
+            let args = verify_args(c, 7);
+            assert!(args.windows(2).any(|w| w[0] == "--unwind" && w[1] == "7"));
+            assert!(args.iter().any(|a| a == "--no-unwinding-assertions"));
+        }
+        assert!(
+            CONFIGS[0].args.is_empty(),
+            "the first column is what users get"
+        );
     }
 }

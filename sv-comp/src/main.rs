@@ -2,11 +2,15 @@
 //! the sections named on its command line, or all of them. A crate of its own, beside the
 //! product: it draws formulas from `cnf-gen` and runs the `yogar` binary as a child.
 //!
-//! Sections so far: `solvers` (every SAT back end on the same generated formulas) and
-//! `engines` (the Yogar and monolithic engines on the shared SV-COMP tasks).
+//! Sections: `solvers` (every SAT back end on the same generated formulas), `engines` (every
+//! engine configuration on the shared SV-COMP tasks and a deep-bound set) and `growth` (the
+//! default and the monolithic engine against the unwind bound and the thread count) and
+//! `rsmc` (the POWER explorer on the SB+kW family).
 
 mod engines;
+mod growth;
 mod rsmc;
+mod runs;
 mod solvers;
 
 use std::path::PathBuf;
@@ -14,7 +18,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 /// The sections, in the order they run.
-pub const SECTIONS: &[&str] = &["solvers", "engines", "rsmc"];
+pub const SECTIONS: &[&str] = &["solvers", "engines", "growth", "rsmc"];
 
 /// How to run the sections.
 #[derive(Clone, Debug, Default)]
@@ -145,6 +149,10 @@ fn run(args: &[String]) -> u8 {
                 true
             }
             "engines" => engines::run(&options),
+            "growth" => {
+                growth::run(&options);
+                true
+            }
             "rsmc" => rsmc::run(&options),
             _ => true,
         };

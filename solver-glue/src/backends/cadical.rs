@@ -69,6 +69,7 @@ pub struct CadicalSolver {
     /// The model of the last `Sat` answer, by variable index.
     model: Vec<bool>,
     core: Vec<Lit>,
+    scratch: Vec<i32>,
 }
 
 impl Default for CadicalSolver {
@@ -93,6 +94,7 @@ impl CadicalSolver {
             last: None,
             model: Vec::new(),
             core: Vec::new(),
+            scratch: Vec::new(),
         };
         // SAFETY: the boxes live as long as `solver` (dropped first) and never move.
         let watch: *mut Watch = &mut *this.watch;
@@ -109,8 +111,10 @@ impl SatSolver for CadicalSolver {
     }
 
     fn new_var(&mut self) -> Var {
+        // Variables come into being with the first clause that names them, or, for those in no
+        // clause, by one `reserve` before the next solve: reserving one at a time copies
+        // CaDiCaL's per-variable tables each time.
         let var = self.tally.new_var();
-        self.solver.reserve(var.to_dimacs() as i32);
         self.last = None;
         var
     }
@@ -123,10 +127,10 @@ impl SatSolver for CadicalSolver {
         self.tally.see(lits);
         self.tally.clauses += 1;
         self.last = None;
-        for l in lits {
-            self.solver.add(l.to_dimacs());
-        }
-        self.solver.add(0);
+        // One call across the C++ bridge per clause, not one per literal.
+        self.scratch.clear();
+        self.scratch.extend(lits.iter().map(|l| l.to_dimacs()));
+        self.solver.clause6(&self.scratch);
     }
 
     fn solve(&mut self, assumptions: &[Lit]) -> SolveResult {
