@@ -178,7 +178,11 @@ def main(d):
     ISA2("lwsync", "ctrl", "ctrlisync", F)
     ISA2("po", "data", "addr", A)
     ISA2("lwsync", "po", "addr", A)
-    # Single-location coherence and the speculation shapes.
+    # Speculation: a load satisfied from its own thread's store under a control dependency.
+    ppo = "1:r1=1 /\\ 1:r3=1 /\\ 1:r4=0"
+    rows.append(write("PPOCA", [["Wx=1", "sync", "Wy=1"], ["Ry", "ctrl", "Wz=1", "po", "Rz", "addr", "Rx"]], ppo, A, SRC_HC, d))
+    rows.append(write("PPOAA", [["Wx=1", "sync", "Wy=1"], ["Ry", "addr", "Wz=1", "po", "Rz", "addr", "Rx"]], ppo, F, SRC_HC, d))
+    # Single-location coherence.
     rows.append(write("CoRR", [["Wx=1"], ["Rx", "po", "Rx"]], "1:r1=1 /\\ 1:r3=0", F, SRC_HC, d))
     rows.append(write("CoWW", [["Wx=1", "po", "Wx=2"]], "x=1", F, SRC_HC, d))
     rows.append(write("CoRW", [["Rx", "po", "Wx=1"], ["Wx=2"]], "0:r1=2 /\\ x=2", F, SRC_HC, d))
