@@ -163,11 +163,11 @@ fn power(s: &State, g: &Graph, node: &[Vec<Option<usize>>], fr: &Rel, com: &Rel)
                     }
                 }
             };
-            link(&mut addr, &ev.addr_loads);
-            link(&mut data, &ev.data_loads);
-            link(&mut ctrl, &ev.ctrl);
-            link(&mut ctrl_isync, &ev.ctrl_isync);
-            link(&mut addr_po, &ev.addr_po);
+            link(&mut addr, &ev.deps.addr_loads);
+            link(&mut data, &ev.deps.data_loads);
+            link(&mut ctrl, &ev.deps.ctrl);
+            link(&mut ctrl_isync, &ev.deps.ctrl_isync);
+            link(&mut addr_po, &ev.deps.addr_po);
             for (j, p) in th.events[..i].iter().enumerate() {
                 let Some(a) = nodes[j] else { continue };
                 if p.syncs < ev.syncs {

@@ -14,6 +14,8 @@
 //! reads (`rf`). This is the paper's `cb^power`. Under SC every earlier access of the thread
 //! comes first (program order).
 
+use std::rc::Rc;
+
 use super::program::{Fence, Instr, Program, Reg};
 
 /// An event: the `index`-th instruction instance `thread` fetched. Stable across runs with
@@ -31,15 +33,9 @@ pub enum Src {
     Store(EventId),
 }
 
-/// One fetched event.
+/// The dependencies of an event.
 #[derive(Clone, Debug)]
-pub struct Ev {
-    pub pc: usize,
-    pub committed: bool,
-    /// Value read (load), written (store, assignment), condition (branch, assertion).
-    pub value: i64,
-    /// The location of an access, once its address is known.
-    pub loc: Option<usize>,
+pub struct Deps {
     /// Per register read (in [`Instr::uses`] order), the event of this thread that defined
     /// it (none: the register's initial value).
     pub defs: Vec<Option<u32>>,
@@ -53,6 +49,19 @@ pub struct Ev {
     pub ctrl_isync: Vec<u32>,
     /// Loads an earlier access takes its address from (`addr;po`).
     pub addr_po: Vec<u32>,
+}
+
+/// One fetched event.
+#[derive(Clone, Debug)]
+pub struct Ev {
+    pub pc: usize,
+    pub committed: bool,
+    /// Value read (load), written (store, assignment), condition (branch, assertion).
+    pub value: i64,
+    /// The location of an access, once its address is known.
+    pub loc: Option<usize>,
+    /// What the event depends on: fixed when it is fetched, shared by the copies of a state.
+    pub deps: Rc<Deps>,
     /// Number of `sync`, `lwsync` before this event in the thread.
     pub syncs: u32,
     pub lwsyncs: u32,
@@ -152,7 +161,7 @@ impl<'p> State<'p> {
         let uses = self.instr(e).uses();
         x.eval(&|r| {
             let k = uses.iter().position(|u| *u == r).expect("a used register");
-            self.reg_value(t, ev.defs[k], r)
+            self.reg_value(t, ev.deps.defs[k], r)
         })
     }
 
@@ -169,7 +178,7 @@ impl<'p> State<'p> {
             Instr::Load { addr, .. } | Instr::Store { addr, .. } => {
                 let mut v = Vec::new();
                 addr.regs(&mut v);
-                &ev.defs[..v.len()]
+                &ev.deps.defs[..v.len()]
             }
             _ => &[],
         }
@@ -223,7 +232,7 @@ impl<'p> State<'p> {
                 let ev = &th.events[*i as usize];
                 match self.prog.threads[t].instrs[ev.pc] {
                     Instr::Load { .. } => v.push(*i),
-                    _ => v.extend(ev.data_loads.iter().copied()),
+                    _ => v.extend(ev.deps.data_loads.iter().copied()),
                 }
             }
             v.sort_unstable();
@@ -243,9 +252,9 @@ impl<'p> State<'p> {
         let (mut ctrl, mut ctrl_isync, mut addr_po, mut syncs, mut lwsyncs, mut fence_at) =
             match th.events.last() {
                 Some(p) => (
-                    p.ctrl.clone(),
-                    p.ctrl_isync.clone(),
-                    p.addr_po.clone(),
+                    p.deps.ctrl.clone(),
+                    p.deps.ctrl_isync.clone(),
+                    p.deps.addr_po.clone(),
                     p.syncs,
                     p.lwsyncs,
                     p.fence_at,
@@ -255,7 +264,7 @@ impl<'p> State<'p> {
         if let Some(p) = th.events.last() {
             let pi = &self.prog.threads[t].instrs[p.pc];
             match pi {
-                Instr::Branch { .. } => ctrl.extend(p.data_loads.iter().copied()),
+                Instr::Branch { .. } => ctrl.extend(p.deps.data_loads.iter().copied()),
                 Instr::Fence(Fence::Isync) => ctrl_isync = ctrl.clone(),
                 Instr::Fence(Fence::Sync) => {
                     syncs += 1;
@@ -266,7 +275,7 @@ impl<'p> State<'p> {
                     fence_at = index;
                 }
                 Instr::Load { .. } | Instr::Store { .. } => {
-                    addr_po.extend(p.addr_loads.iter().copied())
+                    addr_po.extend(p.deps.addr_loads.iter().copied())
                 }
                 _ => {}
             }
@@ -284,12 +293,14 @@ impl<'p> State<'p> {
             committed: false,
             value: 0,
             loc: None,
-            defs,
-            addr_loads,
-            data_loads,
-            ctrl,
-            ctrl_isync,
-            addr_po,
+            deps: Rc::new(Deps {
+                defs,
+                addr_loads,
+                data_loads,
+                ctrl,
+                ctrl_isync,
+                addr_po,
+            }),
             syncs,
             lwsyncs,
             fence_at,
@@ -305,7 +316,7 @@ impl<'p> State<'p> {
     fn commit_local(&mut self, e: EventId) -> bool {
         let t = e.thread as usize;
         let ev = self.ev(e);
-        if ev.committed || !self.defs_committed(t, &ev.defs) {
+        if ev.committed || !self.defs_committed(t, &ev.deps.defs) {
             return false;
         }
         let instr = self.instr(e);
@@ -371,7 +382,7 @@ impl<'p> State<'p> {
     pub fn enabled(&self, e: EventId) -> bool {
         let t = e.thread as usize;
         let ev = self.ev(e);
-        if ev.committed || ev.loc.is_none() || !self.defs_committed(t, &ev.defs) {
+        if ev.committed || ev.loc.is_none() || !self.defs_committed(t, &ev.deps.defs) {
             return false;
         }
         let events = &self.threads[t].events;
