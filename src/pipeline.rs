@@ -316,6 +316,20 @@ fn engine_options(options: &Options, bound: u32) -> EngineOptions {
     }
 }
 
+/// The equation of `prog` at bound `unwind` (with unwinding assertions): the sharing pass and
+/// one symbolic execution, as every SAT engine gets it (`yogar show-equation` prints it).
+pub fn equation(prog: &Program, unwind: u32) -> Result<crate::symex::SymexOutput, UnknownReason> {
+    let sharing = Sharing::analyse(prog);
+    let opts = engine_options(
+        &Options {
+            unwind: Unwind::Fixed(unwind),
+            ..Options::default()
+        },
+        unwind,
+    );
+    engine::symbolic_execution(prog, &sharing, &opts, &mut EngineStats::default())
+}
+
 /// The task of a plain program file (unreach-call, no data model of its own).
 pub fn program_task(file: &Path) -> Task {
     Request {

@@ -27,6 +27,9 @@ pub enum Command {
     Parse(ParseArgs),
     /// Print the IR of a C program as text, with source lines.
     ShowIr(ParseArgs),
+    /// Print the equation symbolic execution builds at a bound: per thread its shared-memory
+    /// events (guard, value, source line), creates and joins, then the checks.
+    ShowEquation(ShowEquationArgs),
     /// Solve a DIMACS CNF file: prints `s SATISFIABLE` with `v` lines (exit 10) or
     /// `s UNSATISFIABLE` (exit 20), as SAT-competition solvers do.
     Sat(SatArgs),
@@ -61,8 +64,10 @@ pub struct VerifyArgs {
     /// The SV-COMP property file (`.prp`); only unreach-call is checked.
     #[arg(long, value_name = "FILE")]
     pub property: Option<PathBuf>,
-    /// Verification engine: yogar (abstraction refinement, the default; also called cegar) or
-    /// monolithic (one solve with the scheduling constraint, the CBMC-style baseline).
+    /// Verification engine: yogar (the default: ordering consistency checked inside the SAT
+    /// search), cegar (the Yogar paper's refinement loop), monolithic (one solve with the
+    /// scheduling constraint, the CBMC-style baseline), or an explorer (dpor, cdpor; rsmc: the
+    /// POWER explorer, with --mm power or sc).
     #[arg(long, value_name = "NAME", value_parser = parse_engine, default_value = Engine::NAMES[0].0)]
     pub engine: Engine,
     /// ILP32 data model (int, long and pointers are 32 bits).
@@ -183,6 +188,15 @@ impl ParseArgs {
             DataModel::Lp64
         }
     }
+}
+
+#[derive(Args, Debug)]
+pub struct ShowEquationArgs {
+    #[command(flatten)]
+    pub program: ParseArgs,
+    /// Unwind every loop (and recursion) this many times.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub unwind: u32,
 }
 
 #[derive(Args, Debug)]

@@ -7,6 +7,7 @@ mod parse;
 mod progress;
 mod replay;
 mod sat;
+mod show_equation;
 mod show_ir;
 mod verify;
 
@@ -14,7 +15,9 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-pub use args::{Cli, Command, LitmusArgs, ParseArgs, ReplayArgs, SatArgs, Unwind, VerifyArgs};
+pub use args::{
+    Cli, Command, LitmusArgs, ParseArgs, ReplayArgs, SatArgs, ShowEquationArgs, Unwind, VerifyArgs,
+};
 
 use crate::exit;
 pub use crate::ir::DataModel;
@@ -35,6 +38,7 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => verify::run(&args),
         Command::Parse(args) => parse::run(&args),
         Command::ShowIr(args) => show_ir::run(&args),
+        Command::ShowEquation(args) => show_equation::run(&args),
         Command::Sat(args) => sat::run(&args),
         Command::Replay(args) => replay::run(&args),
         Command::Litmus(args) => litmus::run(&args),

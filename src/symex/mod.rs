@@ -22,6 +22,7 @@ mod exec;
 mod function_call;
 pub mod memory;
 mod objects;
+pub mod print;
 pub mod state;
 mod threads;
 
