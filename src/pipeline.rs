@@ -56,6 +56,8 @@ pub struct Options {
     /// Whether a loop that may run past its bound is a check (else TRUE holds within the bound
     /// only; needs a fixed bound).
     pub unwinding_assertions: bool,
+    /// Cut waiting loops at iterations without a visible effect (see `symex::SymexOptions`).
+    pub spin_reduction: bool,
     /// Overrides the task's data model; LP64 when neither says.
     pub data_model: Option<DataModel>,
     /// SAT back end name.
@@ -81,6 +83,7 @@ impl Default for Options {
             unwind: Unwind::Auto,
             unwindset: HashMap::new(),
             unwinding_assertions: true,
+            spin_reduction: true,
             data_model: None,
             solver: Engine::NAMES[0].1.default_solver().to_string(),
             timeout: None,
@@ -189,9 +192,7 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
     }
     let prog = match frontend::load(&task.program, data_model) {
         Ok(p) => p,
-        Err(LoadError::Frontend(e)) if e.is_unsupported() => {
-            return Ok(early(UnknownReason::Frontend(e)))
-        }
+        Err(LoadError::Frontend(e)) if e.is_unsupported() => return Ok(early(e.into())),
         Err(e) => return Err(VerifyError::Load(e)),
     };
     let frontend_time = started.elapsed();
@@ -303,6 +304,7 @@ fn engine_options(options: &Options, bound: u32) -> EngineOptions {
             unwind: bound,
             unwindset: options.unwindset.clone(),
             unwinding_assertions: options.unwinding_assertions,
+            spin_reduction: options.spin_reduction,
             ..SymexOptions::default()
         },
         solver: options.solver.clone(),

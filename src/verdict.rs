@@ -10,6 +10,16 @@ use std::fmt;
 use crate::engine::Trace;
 use crate::frontend::FrontendError;
 
+impl From<FrontendError> for UnknownReason {
+    /// A refusal of the frontend as a reason (bodyless calls keep their own variant).
+    fn from(e: FrontendError) -> Self {
+        match e {
+            FrontendError::BodylessCall { name, at } => UnknownReason::BodylessCall { name, at },
+            e => UnknownReason::Frontend(e),
+        }
+    }
+}
+
 /// The answer.
 #[derive(Clone, Debug)]
 pub enum Verdict {
@@ -31,6 +41,9 @@ pub enum UnknownReason {
     /// The frontend refused a construct outside the supported C subset (its own line,
     /// `FILE:LINE: unsupported: WHAT`).
     Frontend(FrontendError),
+    /// A reachable function without a body receives a pointer and is not known to only read
+    /// through it: what it writes cannot be modelled.
+    BodylessCall { name: String, at: String },
     /// The time limit passed.
     Timeout,
     /// The memory limit (`--memlimit`) was reached.
@@ -70,6 +83,7 @@ impl UnknownReason {
         match self {
             UnknownReason::Unsupported { .. }
             | UnknownReason::Frontend(_)
+            | UnknownReason::BodylessCall { .. }
             | UnknownReason::UnsupportedMemoryModel { .. } => ReasonClass::Unsupported,
             UnknownReason::Timeout | UnknownReason::ExecutionBudget { .. } => ReasonClass::Timeout,
             UnknownReason::OutOfMemory => ReasonClass::OutOfMemory,
@@ -88,6 +102,10 @@ impl fmt::Display for UnknownReason {
                 write!(f, "unsupported: {what} at {at}")
             }
             UnknownReason::Frontend(e) => write!(f, "{e}"),
+            UnknownReason::BodylessCall { name, at } => write!(
+                f,
+                "unsupported: call of {name}, which has no body and may write through its arguments at {at}"
+            ),
             UnknownReason::Timeout => write!(f, "timeout"),
             UnknownReason::OutOfMemory => write!(f, "out of memory"),
             UnknownReason::BoundTooSmall { what, at } => match what {
@@ -253,6 +271,10 @@ mod tests {
             },
             UnknownReason::UnsupportedProperty,
             UnknownReason::Internal("a refinement reason that does not hold".into()),
+            UnknownReason::BodylessCall {
+                name: "fill".into(),
+                at: "t.c:9".into(),
+            },
         ]
     }
 
@@ -274,6 +296,7 @@ mod tests {
                 "UNKNOWN (unwind bound too small: recursion of f at t.c:2)",
                 "UNKNOWN (unsupported property)",
                 "UNKNOWN (internal error: a refinement reason that does not hold)",
+                "UNKNOWN (unsupported: call of fill, which has no body and may write through its arguments at t.c:9)",
             ]
         );
         assert_eq!(Verdict::True { complete: false }.to_string(), "TRUE");

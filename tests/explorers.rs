@@ -21,6 +21,7 @@ fn bounds() -> Bounds {
         unwind: 2,
         unwindset: Default::default(),
         assertions: true,
+        spin_reduction: false,
     }
 }
 

@@ -435,3 +435,36 @@ fn witness_of_a_thread_created_by_a_thread() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// `--stats` counts the waiting loops the spin reduction cut, and `--no-spin-reduction`
+/// unrolls them like any loop: the unbounded await then cannot be proved at any bound.
+#[test]
+fn spin_reduction_is_counted_and_can_be_turned_off() {
+    let dir = scratch("spin");
+    let prog =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/spin/flag_after_bad_write_true.c");
+    let prog = prog.to_str().unwrap();
+    let (code, lines, _) = verify(&dir, &["--unwind", "auto", "--stats", prog]);
+    assert_eq!((code, last(&lines)), (0, "TRUE"), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l == "spin loops reduced: 1"),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l == "spin await loops: 1"),
+        "{lines:?}"
+    );
+    let (code, lines, _) = verify(
+        &dir,
+        &["--unwind", "3", "--no-spin-reduction", "--stats", prog],
+    );
+    assert_eq!(code, 5, "{lines:?}");
+    assert!(
+        last(&lines).starts_with("UNKNOWN (unwind bound too small"),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l == "spin loops reduced: 0"),
+        "{lines:?}"
+    );
+}

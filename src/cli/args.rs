@@ -108,6 +108,10 @@ pub struct VerifyArgs {
     /// the bound only.
     #[arg(long)]
     pub no_unwinding_assertions: bool,
+    /// Unroll waiting loops like any other loop (no cut at iterations without a visible
+    /// effect, no blocking at a repeated condition wait): to compare.
+    #[arg(long)]
+    pub no_spin_reduction: bool,
     /// Also run the dpor explorer at the decided bound and compare: TRUE against FALSE exits
     /// with code 6.
     #[arg(long)]

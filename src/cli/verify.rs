@@ -137,6 +137,7 @@ fn options(args: &VerifyArgs) -> Result<Options, String> {
         unwind: args.unwind.unwrap_or(Unwind::Auto),
         unwindset,
         unwinding_assertions: !args.no_unwinding_assertions,
+        spin_reduction: !args.no_spin_reduction,
         data_model: args.explicit_data_model(),
         solver: args
             .solver
@@ -344,6 +345,14 @@ fn stat_lines(s: &engine::EngineStats) -> Vec<(&'static str, Value)> {
         v.push(("monolithic xi clauses", xi.into()));
     }
     v.extend([
+        ("spin loops reduced", s.spin.total().into()),
+        ("spin await loops", s.spin.await_loops.into()),
+        (
+            "spin pure-iteration loops",
+            s.spin.pure_iteration_loops.into(),
+        ),
+        ("spin lock-retry loops", s.spin.lock_retry_loops.into()),
+        ("spin cond-wait loops", s.spin.cond_wait_loops.into()),
         ("solves", s.solves.into()),
         ("sat conflicts", s.conflicts.into()),
         ("sat decisions", s.decisions.into()),

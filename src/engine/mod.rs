@@ -251,6 +251,8 @@ pub use crate::verdict::{UnknownReason, Unwound, Verdict};
 /// Sizes and times an engine measured.
 #[derive(Clone, Debug, Default)]
 pub struct EngineStats {
+    /// Loops and waits the spin reduction cut (symbolic execution).
+    pub spin: crate::symex::SpinStats,
     pub events: usize,
     pub threads: usize,
     pub vars: u64,
@@ -342,6 +344,10 @@ pub fn check_reason(
             what: what.clone(),
             at: Some(at),
         },
+        CheckKind::InvalidRead => UnknownReason::Unsupported {
+            what: crate::symex::INVALID_READ.into(),
+            at: Some(at),
+        },
     }
 }
 
@@ -370,7 +376,8 @@ impl Deadline {
 /// A counterexample is real only if it reaches a property violation without meeting an
 /// unsupported construct anywhere (a value read through an unresolved pointer is arbitrary);
 /// so engines first solve under `err ∧ ¬unsupported`, and only when that is impossible ask for
-/// `other` (a loop past its bound, an unsupported construct), which makes TRUE an UNKNOWN.
+/// `other` (a loop past its bound, an unsupported construct, an error together with an invalid
+/// read), which makes TRUE an UNKNOWN.
 pub struct Checks {
     pub err: solver_glue::Lit,
     pub unsupported: solver_glue::Lit,
@@ -387,10 +394,16 @@ impl Checks {
                 .collect()
         };
         let props = lits(&|k| matches!(k, CheckKind::Property(_)));
-        let unsupp = lits(&|k| matches!(k, CheckKind::Unsupported(_)));
-        let others = lits(&|k| !matches!(k, CheckKind::Property(_)));
+        let unsupp = lits(&|k| matches!(k, CheckKind::Unsupported(_) | CheckKind::InvalidRead));
+        let invalid_reads = lits(&|k| matches!(k, CheckKind::InvalidRead));
+        let mut others = lits(&|k| !matches!(k, CheckKind::Property(_) | CheckKind::InvalidRead));
+        // An invalid read gives an arbitrary value, an over-approximation: it blocks a TRUE
+        // only in an execution that also reaches an error (the error may hang on that value).
+        let err = enc.or_all(&props);
+        let any_invalid = enc.or_all(&invalid_reads);
+        others.push(enc.and(err, any_invalid));
         Checks {
-            err: enc.or_all(&props),
+            err,
             unsupported: enc.or_all(&unsupp),
             other: enc.or_all(&others),
         }
@@ -406,7 +419,10 @@ pub(crate) fn with_equation(
 ) -> Outcome {
     let start = Instant::now();
     let deadline = Deadline::of(opts);
-    let mut stats = EngineStats::default();
+    let mut stats = EngineStats {
+        spin: out.spin.clone(),
+        ..EngineStats::default()
+    };
     let mut solver = match solver_glue::make_solver(&opts.solver) {
         Ok(s) => s,
         Err(e) => return Outcome::unknown(UnknownReason::Internal(e.to_string()), stats),

@@ -36,6 +36,7 @@ pub fn bounds(opts: &EngineOptions) -> Bounds {
         unwind: opts.symex.unwind,
         unwindset: opts.symex.unwindset.clone(),
         assertions: opts.symex.unwinding_assertions,
+        spin_reduction: opts.symex.spin_reduction,
     }
 }
 

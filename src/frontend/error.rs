@@ -15,6 +15,15 @@ pub enum FrontendError {
     Unsupported(String),
     /// A program the C rules reject (type errors, unknown names): `file:line: error: what`.
     Invalid(String),
+    /// A reachable call of a function without a body that receives a pointer (it may write
+    /// through it, which the no-body policy, a nondet result and nothing written, cannot
+    /// model): `file:line: unsupported: call of NAME, which has no body and may write through
+    /// its arguments`.
+    BodylessCall {
+        name: String,
+        /// `file:line` of the call.
+        at: String,
+    },
 }
 
 impl FrontendError {
@@ -24,13 +33,16 @@ impl FrontendError {
             FrontendError::Input(_) | FrontendError::Syntax(_) | FrontendError::Invalid(_) => {
                 exit::INPUT
             }
-            FrontendError::Unsupported(_) => exit::UNKNOWN,
+            FrontendError::Unsupported(_) | FrontendError::BodylessCall { .. } => exit::UNKNOWN,
         }
     }
 
     /// True for constructs outside the supported C subset (a verifier answers UNKNOWN).
     pub fn is_unsupported(&self) -> bool {
-        matches!(self, FrontendError::Unsupported(_))
+        matches!(
+            self,
+            FrontendError::Unsupported(_) | FrontendError::BodylessCall { .. }
+        )
     }
 }
 
@@ -41,6 +53,10 @@ impl fmt::Display for FrontendError {
             FrontendError::Syntax(m) => write!(f, "{m}"),
             FrontendError::Unsupported(m) => write!(f, "{m}"),
             FrontendError::Invalid(m) => write!(f, "{m}"),
+            FrontendError::BodylessCall { name, at } => write!(
+                f,
+                "{at}: unsupported: call of {name}, which has no body and may write through its arguments"
+            ),
         }
     }
 }

@@ -27,6 +27,7 @@
 //! `body.loops` the loops; `InstrKind::walk_exprs` every expression of an instruction;
 //! `ir::print::Printer` the text form.
 
+pub mod liveness;
 pub mod print;
 pub mod types;
 pub mod validate;

@@ -14,7 +14,6 @@ use super::{unsupported, Check, CheckKind, EventInfo, SymexError};
 use crate::ir::{Expr, Loc, Place, PlaceBase, Proj, Type, TypeId};
 use crate::sharing::{var_object, AbsObj, ObjSet};
 
-const INVALID_READ: &str = "invalid memory read (null, dangling or out of bounds)";
 const INVALID_WRITE: &str = "invalid memory write (null, dangling or out of bounds)";
 /// A second thread touches an object the sharing pass took as private to one.
 const UNPREDICTED: &str =
@@ -493,8 +492,11 @@ impl Symex<'_, '_, '_> {
             self.open_access(p, lo, AccessKind::Read, v.clone(), guard, s, may, conds);
             return Ok(v);
         }
+        // When no cell may be hit, the value is arbitrary (see `CheckKind::InvalidRead`): the
+        // alternatives are chosen over a fresh value, not over the last candidate's.
         let mut acc: Option<BitVec> = None;
         let mut hits = Vec::new();
+        let mut conds_all = Vec::new();
         for (o, off, cond) in cells.now.into_iter().rev() {
             let Some(loc) = self.cell_loc(o, off, bits)? else {
                 continue;
@@ -511,14 +513,24 @@ impl Symex<'_, '_, '_> {
                 self.emit_read(loc, g, bits, s)
             };
             hits.push(cond);
-            acc = Some(match acc {
-                None => v,
-                Some(a) => self.enc.bv_ite(cond, &v, &a),
-            });
+            conds_all.push((cond, v));
         }
         let any = self.enc.or_all(&hits);
         let bad = self.enc.and(guard, !any);
-        self.unsupported_check(INVALID_READ, bad);
+        let exact = self.enc.const_value(bad) == Some(false);
+        for (i, (cond, v)) in conds_all.into_iter().enumerate() {
+            acc = Some(match acc {
+                None if exact || i > 0 => v,
+                None => {
+                    let fresh = self.enc.bv_fresh(bits);
+                    self.enc.bv_ite(cond, &v, &fresh)
+                }
+                Some(a) => self.enc.bv_ite(cond, &v, &a),
+            });
+        }
+        if !exact {
+            self.check(CheckKind::InvalidRead, bad);
+        }
         Ok(acc.unwrap_or_else(|| self.enc.bv_fresh(bits)))
     }
 
@@ -583,6 +595,9 @@ impl Symex<'_, '_, '_> {
         may: ObjSet,
         conds: Vec<Lit>,
     ) {
+        if kind == AccessKind::Write {
+            self.effects.push(guard);
+        }
         self.open.push(OpenAccess {
             thread: self.cur,
             pos: self.eq.threads[self.cur].items.len(),
@@ -660,12 +675,11 @@ impl Symex<'_, '_, '_> {
             let any = self.enc.or_all(&conds);
             let bad = self.enc.and(a.guard, !any);
             if self.enc.const_value(bad) != Some(false) {
-                let what = match a.kind {
-                    AccessKind::Read => INVALID_READ,
-                    AccessKind::Write => INVALID_WRITE,
-                };
                 self.checks.push(Check {
-                    kind: CheckKind::Unsupported(what.into()),
+                    kind: match a.kind {
+                        AccessKind::Read => CheckKind::InvalidRead,
+                        AccessKind::Write => CheckKind::Unsupported(INVALID_WRITE.into()),
+                    },
                     lit: bad,
                     loc: a.loc,
                     thread: a.thread,
@@ -714,7 +728,14 @@ impl Symex<'_, '_, '_> {
         if let Some(v) = s.mem.get(&(o, off)) {
             return Some(v.clone());
         }
-        let v = match (self.init_vals.get(&(o, off)), self.mem.objects[o].init) {
+        let v = self.private_initial(o, off, bits);
+        s.mem.insert((o, off), v.clone());
+        Some(v)
+    }
+
+    /// The value a private cell holds before its owner first touches it.
+    pub(super) fn private_initial(&mut self, o: ObjId, off: u64, bits: u32) -> BitVec {
+        match (self.init_vals.get(&(o, off)), self.mem.objects[o].init) {
             (Some(v), _) => v.clone(),
             (None, super::memory::InitValue::Nondet) => {
                 if let Some(v) = self.private_init.get(&(o, off)) {
@@ -726,9 +747,7 @@ impl Symex<'_, '_, '_> {
                 }
             }
             (None, _) => self.enc.bv_const(bits, 0),
-        };
-        s.mem.insert((o, off), v.clone());
-        Some(v)
+        }
     }
 
     pub fn emit_read(&mut self, loc: Location, guard: Lit, bits: u32, s: &State) -> BitVec {
@@ -744,6 +763,9 @@ impl Symex<'_, '_, '_> {
     fn emit(&mut self, location: Location, kind: AccessKind, guard: Lit, value: BitVec, s: &State) {
         if self.enc.const_value(guard) == Some(false) {
             return;
+        }
+        if kind == AccessKind::Write {
+            self.effects.push(guard);
         }
         let e = self.eq.add_event(EventData {
             thread: self.cur,

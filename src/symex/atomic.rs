@@ -84,8 +84,14 @@ impl Symex<'_, '_, '_> {
         value: BitVec,
         s: &mut State,
     ) -> Result<(), SymexError> {
-        for (loc, g) in self.lock_targets(m, s)? {
+        let targets = self.lock_targets(m, s)?;
+        let single = targets.len() == 1;
+        for (loc, g) in targets {
+            let at = self.effects.len();
             self.emit_write(loc, g, value.clone(), s);
+            if single && self.effects.len() == at + 1 {
+                self.lock_effects.insert(at, (loc, false));
+            }
         }
         Ok(())
     }
@@ -95,12 +101,18 @@ impl Symex<'_, '_, '_> {
     pub(super) fn lock(&mut self, m: &Expr, s: &mut State) -> Result<(), SymexError> {
         let opened = self.open_atomic(s);
         let mut acquired = Vec::new();
-        for (loc, g) in self.lock_targets(m, s)? {
+        let targets = self.lock_targets(m, s)?;
+        let single = targets.len() == 1;
+        for (loc, g) in targets {
             let v = self.emit_read(loc, g, 1, s);
             let free = !v.bit(0);
             let ok = self.enc.and(g, free);
             let one = self.enc.bv_const(1, 1);
+            let at = self.effects.len();
             self.emit_write(loc, ok, one, s);
+            if single && self.effects.len() == at + 1 {
+                self.lock_effects.insert(at, (loc, true));
+            }
             acquired.push(ok);
         }
         s.guard = self.enc.or_all(&acquired);

@@ -22,6 +22,7 @@ impl Symex<'_, '_, '_> {
         site: u32,
         s: &mut State,
     ) -> Result<(), SymexError> {
+        self.effects.push(s.guard);
         let sz = self.eval_scalar(size, s, None)?;
         let Some(n) = self.enc.bv_const_value(&sz) else {
             return unsupported("malloc of a size that is not constant");
@@ -121,11 +122,18 @@ impl Symex<'_, '_, '_> {
             return unsupported("memcpy with a computed length, source or target");
         };
         let g = s.guard;
-        for (lo, bits) in self.object_leaves_in(od, offd, n)? {
+        // Every value is read before the first store, so overlapping ranges copy as if through
+        // a temporary buffer (memmove; for memcpy an overlap is undefined and this is one of
+        // its meanings).
+        let leaves = self.object_leaves_in(od, offd, n)?;
+        let mut values = Vec::with_capacity(leaves.len());
+        for &(lo, bits) in &leaves {
             let from = self
                 .enc
                 .bv_const(self.mem.ptr_bits, self.mem.pointer(os, offs + lo - offd));
-            let v = self.load(&from, 0, bits, s, g, Via::Unknown)?;
+            values.push(self.load(&from, 0, bits, s, g, Via::Unknown)?);
+        }
+        for ((lo, bits), v) in leaves.into_iter().zip(values) {
             let to = self
                 .enc
                 .bv_const(self.mem.ptr_bits, self.mem.pointer(od, lo));
@@ -143,7 +151,9 @@ impl Symex<'_, '_, '_> {
         ))
     }
 
-    /// The typed leaves of `o` inside [off, off + n), which must cover the range exactly.
+    /// The typed leaves of `o` inside [off, off + n). The range must lie in the object and cut
+    /// no leaf; bytes of it that are no leaf are padding, which no typed access reads (a read of
+    /// padding through another type is itself reported unsupported), so they are skipped.
     pub(super) fn object_leaves_in(
         &self,
         o: ObjId,
@@ -156,14 +166,18 @@ impl Symex<'_, '_, '_> {
         let Some(leaves) = &obj.leaves else {
             return unsupported("memset/memcpy on untyped memory");
         };
-        let inside: Vec<(u64, u32)> = leaves
-            .iter()
-            .copied()
-            .filter(|&(lo, b)| lo >= off && lo + (b as u64).div_ceil(8) <= off + n)
-            .collect();
-        let covered: u64 = inside.iter().map(|&(_, b)| (b as u64).div_ceil(8)).sum();
-        if covered != n {
-            return unsupported("memset/memcpy over part of a scalar or padding");
+        if off.checked_add(n).is_none_or(|end| end > obj.size) {
+            return unsupported("memset/memcpy past the end of an object");
+        }
+        let end = off + n;
+        let mut inside = Vec::new();
+        for &(lo, b) in leaves {
+            let hi = lo + (b as u64).div_ceil(8);
+            if lo >= off && hi <= end {
+                inside.push((lo, b));
+            } else if lo < end && hi > off {
+                return unsupported("memset/memcpy over part of a scalar");
+            }
         }
         Ok(inside)
     }

@@ -75,6 +75,20 @@ pub(super) struct Symex<'a, 'b, 's> {
     pub unpredicted: Vec<String>,
     /// Private objects a second thread touched (they are not private any more).
     pub broken: HashSet<ObjId>,
+    /// The guards of the current thread's effects so far (writes, creates, allocations), in
+    /// order: the spin reduction asks whether a stretch of a path had any.
+    pub effects: Vec<Lit>,
+    /// The effects that take (true) or release (false) one known mutex, by index.
+    pub lock_effects: HashMap<usize, (Location, bool)>,
+    /// What the spin reduction cut, and the loops and waits already counted.
+    pub spin: super::spin::SpinStats,
+    pub spin_seen: HashSet<(FuncId, crate::ir::LoopId, Option<crate::ir::InstrId>)>,
+    /// The state at the previous pass of each `pthread_cond_wait` (per call frame).
+    pub wait_snaps: HashMap<(u32, FuncId, crate::ir::InstrId), super::spin::Snapshot>,
+    /// Liveness of the function bodies met so far.
+    pub live: HashMap<FuncId, std::rc::Rc<crate::ir::liveness::Liveness>>,
+    /// Whether a `pthread_mutex_trylock` occurs anywhere (it can see a mutex held).
+    pub has_trylock: bool,
 }
 
 /// Runs symbolic execution of `prog` (which must have `main`) once: the circuits go to a
@@ -122,6 +136,17 @@ pub fn run(
         open: Vec::new(),
         unpredicted: Vec::new(),
         broken: HashSet::new(),
+        effects: Vec::new(),
+        lock_effects: HashMap::new(),
+        spin: Default::default(),
+        spin_seen: HashSet::new(),
+        wait_snaps: HashMap::new(),
+        live: HashMap::new(),
+        has_trylock: prog.defined_funcs().any(|(_, _, b)| {
+            b.instrs
+                .values()
+                .any(|i| matches!(i.kind, InstrKind::MutexTryLock { .. }))
+        }),
     };
     // The initialisers run before main, on memory that is not yet shared.
     let init_thread = sx.eq.init_thread();
@@ -145,6 +170,7 @@ pub fn run(
         nondets,
         threads,
         unpredicted,
+        spin,
         ..
     } = sx;
     let state = enc.into_state();
@@ -155,6 +181,7 @@ pub fn run(
         nondets,
         threads: threads.into_iter().map(|t| t.info).collect(),
         unpredicted,
+        spin,
         formula: Formula { log, state },
     })
 }

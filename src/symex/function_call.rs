@@ -60,6 +60,7 @@ impl Symex<'_, '_, '_> {
         let mut returned: Option<State> = None;
         let mut ret_vals: Vec<(Lit, Val)> = Vec::new();
         let mut counts: HashMap<LoopId, u32> = HashMap::new();
+        let mut heads: HashMap<LoopId, super::spin::Snapshot> = HashMap::new();
         let mut via_back = false;
         let mut pc = 0usize;
         loop {
@@ -94,10 +95,15 @@ impl Symex<'_, '_, '_> {
             let id = InstrId::from_u32(pc as u32);
             let instr = &body.instrs[id];
             self.loc = instr.loc;
-            if !via_back {
-                for (lp, info) in body.loops.iter() {
-                    if info.head == id {
+            for (lp, info) in body.loops.iter() {
+                if info.head == id {
+                    if !via_back {
                         counts.insert(lp, 0);
+                    }
+                    // The initialisers write memory as a map, not as events: not reduced.
+                    if self.opts.spin_reduction && !self.init_mode {
+                        let snap = self.snapshot(func, id, &s);
+                        heads.insert(lp, snap);
                     }
                 }
             }
@@ -113,10 +119,13 @@ impl Symex<'_, '_, '_> {
                         None => self.enc.tru(),
                     };
                     let g = s.guard;
-                    let taken = self.enc.and(g, c);
+                    let mut taken = self.enc.and(g, c);
                     let stay = self.enc.and(g, !c);
                     let target = target.as_u32() as usize;
                     if let Some(lp) = back_edge {
+                        if let Some(head) = heads.get(lp) {
+                            taken = self.spin_back_edge(func, *lp, head, &s, taken);
+                        }
                         let count = counts.entry(*lp).or_insert(0);
                         if *count + 1 < self.loop_bound(func, *lp) {
                             *count += 1;
@@ -159,6 +168,12 @@ impl Symex<'_, '_, '_> {
                         Val::Agg(_) => return unsupported("pthread_exit of an aggregate"),
                     };
                     self.exits.push((s.guard, v));
+                }
+                InstrKind::CondWait { cond: _, mutex }
+                    if self.opts.spin_reduction && !self.has_trylock && !self.init_mode =>
+                {
+                    self.cond_wait_spin(func, id, mutex, &mut s)?;
+                    cur = Some(s);
                 }
                 InstrKind::Call { dst, callee, args } => {
                     let s2 = self.exec_call(dst.as_ref(), callee, args, s)?;

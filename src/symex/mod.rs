@@ -23,6 +23,7 @@ mod function_call;
 pub mod memory;
 mod objects;
 pub mod print;
+mod spin;
 pub mod state;
 mod threads;
 
@@ -35,6 +36,7 @@ use solver_glue::{ClauseLog, Lit, SatSolver};
 use crate::ir::{FuncId, Loc, LoopId, PropId};
 
 pub use exec::run;
+pub use spin::SpinStats;
 
 /// How far to unwind.
 #[derive(Clone, Debug)]
@@ -46,7 +48,11 @@ pub struct SymexOptions {
     pub unwindset: HashMap<String, u32>,
     /// Whether a loop that could run past its bound is a check (true) or an assumption.
     pub unwinding_assertions: bool,
-    /// Thread instances allowed (main included).
+    /// Cut loops at iterations without a visible effect and repeated condition waits (see
+    /// the `spin` module for why that loses no reachable error).
+    pub spin_reduction: bool,
+    /// Thread instances allowed (main included), at least: the limit is raised to one thread
+    /// per `pthread_create` site and loop pass the bound allows (see `Symex::spawn`).
     pub max_threads: usize,
     /// Give up (with [`SymexError::Timeout`]) once this instant has passed.
     pub deadline: Option<std::time::Instant>,
@@ -58,6 +64,7 @@ impl Default for SymexOptions {
             unwind: 2,
             unwindset: HashMap::new(),
             unwinding_assertions: true,
+            spin_reduction: true,
             max_threads: 64,
             deadline: None,
         }
@@ -75,7 +82,16 @@ pub enum CheckKind {
     Recursion(FuncId),
     /// A construct that cannot be modelled exactly was reached.
     Unsupported(String),
+    /// A read through a pointer that designates no object cell (null, dangling, out of
+    /// bounds). Its value is a fresh one: any value the machine could return, or none if it
+    /// traps, so the executions with it over-approximate the program's. A TRUE verdict may
+    /// stand on them; a FALSE verdict may not (its trace must avoid every such read), and an
+    /// error reachable only together with one is UNKNOWN (see `engine::Checks`).
+    InvalidRead,
 }
+
+/// The text of an [`CheckKind::InvalidRead`] reason.
+pub const INVALID_READ: &str = "invalid memory read (null, dangling or out of bounds)";
 
 #[derive(Clone, Debug)]
 pub struct Check {
@@ -147,6 +163,8 @@ pub struct SymexOutput {
     /// it took as private). Always empty unless the pass has a bug; every such access is also
     /// reported as an unsupported construct, so a verdict never depends on it.
     pub unpredicted: Vec<String>,
+    /// What the spin reduction cut.
+    pub spin: SpinStats,
 }
 
 impl SymexOutput {

@@ -142,6 +142,7 @@ impl fmt::Display for EquationPrinter<'_> {
                     format!("recursion of {}", self.prog.funcs[*func].name)
                 }
                 CheckKind::Unsupported(what) => format!("unsupported: {what}"),
+                CheckKind::InvalidRead => format!("{} (value arbitrary)", super::INVALID_READ),
             };
             writeln!(
                 f,

@@ -21,7 +21,23 @@ impl Symex<'_, '_, '_> {
         loc: Loc,
     ) -> Result<u32, SymexError> {
         if self.threads.len() >= self.opts.max_threads {
-            return unsupported(format!("more than {} threads", self.opts.max_threads));
+            // A `pthread_create` in a loop runs up to `unwind` times, so the limit grows with
+            // the bound: a program that creates a thread per iteration meets the unwinding
+            // bound, not the thread limit, as the bound deepens.
+            let bound = self
+                .opts
+                .unwindset
+                .values()
+                .fold(self.opts.unwind, |a, &b| a.max(b));
+            let per_bound = self
+                .prog
+                .thread_create_sites()
+                .saturating_mul(bound as usize)
+                .saturating_add(1);
+            if self.threads.len() >= per_bound {
+                let limit = self.opts.max_threads.max(per_bound);
+                return unsupported(format!("more than {limit} threads"));
+            }
         }
         let number = self.threads.len() as u32;
         let done = self.enc.new_lit();
@@ -120,6 +136,7 @@ impl Symex<'_, '_, '_> {
         let mut hv: Option<BitVec> = None;
         let atomic = s.block();
         for (f, g) in entries.into_iter().rev() {
+            self.effects.push(g);
             let child = self.eq.add_thread();
             self.eq.add_create(self.cur, child, g, atomic);
             let number = self.spawn(child, f, Some(a.clone()), g, self.loc)?;

@@ -4,7 +4,10 @@
 
 use super::eval::Cx;
 use super::memory::MAX_OBJECT;
-use super::{trap, BoundHit, Machine, NondetRequest, Prov, RunEnd, Scalar, Stop, Value, R};
+use super::{
+    memory, trap, BoundHit, HeadMark, Machine, NondetRequest, ObjId, Prov, RunEnd, Scalar, Stop,
+    Value, R,
+};
 use crate::ir::{FuncId, InstrId, InstrKind, LoopId, Type};
 
 impl<'p> Machine<'p> {
@@ -114,6 +117,7 @@ impl<'p> Machine<'p> {
             }
             InstrKind::Halt => return Err(Stop::ThreadStops),
             InstrKind::Alloc { dst, size, .. } => {
+                self.threads[t].effects += 1;
                 let n = self.eval_scalar(cx, size)?;
                 if n.prov.is_some() || n.bits > MAX_OBJECT {
                     return trap("allocation too large");
@@ -189,21 +193,78 @@ impl<'p> Machine<'p> {
     /// Before an instruction: a loop head reached other than by its back edge is a new entry
     /// of the loop (its count starts again), as in symbolic execution.
     fn enter_loops(&mut self, t: usize, f: FuncId, i: InstrId) {
-        if self.bounds.is_none() {
+        let Some(bounds) = &self.bounds else {
+            return;
+        };
+        let spin = bounds.spin_reduction;
+        let body = self.prog.funcs[f].body.as_ref().expect("frames run bodies");
+        let heads: Vec<LoopId> = body
+            .loops
+            .iter()
+            .filter(|(_, info)| info.head == i)
+            .map(|(lp, _)| lp)
+            .collect();
+        if heads.is_empty() {
             return;
         }
-        let body = self.prog.funcs[f].body.as_ref().expect("frames run bodies");
+        let marks: Vec<HeadMark> = if spin {
+            heads
+                .iter()
+                .map(|&lp| self.head_mark(t, f, i, lp))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let frame = self.frame_mut(t);
         if !std::mem::take(&mut frame.via_back) {
-            for (lp, info) in body.loops.iter() {
-                if info.head == i {
-                    match frame.loops.iter_mut().find(|(l, _)| *l == lp) {
-                        Some(c) => c.1 = 0,
-                        None => frame.loops.push((lp, 0)),
-                    }
+            for &lp in &heads {
+                match frame.loops.iter_mut().find(|(l, _)| *l == lp) {
+                    Some(c) => c.1 = 0,
+                    None => frame.loops.push((lp, 0)),
                 }
             }
         }
+        for m in marks {
+            frame.heads.retain(|h| h.lp != m.lp);
+            frame.heads.push(m);
+        }
+    }
+
+    /// The thread's effect count (the current step's writes included) and the objects of the
+    /// live private variables of its top frame and of its thread-local variables.
+    fn head_mark(&self, t: usize, f: FuncId, head: InstrId, lp: LoopId) -> HeadMark {
+        let th = &self.threads[t];
+        let frame = th.frames.last().expect("a running thread has a frame");
+        let live_at = self.live.get(&f).and_then(|l| l.live_in(head));
+        let mut vars: Vec<(ObjId, memory::Object)> = frame
+            .vars
+            .iter()
+            .filter(|(v, _)| live_at.is_some_and(|l| l.contains(v)))
+            .map(|(_, &o)| (o, self.obj(o).clone()))
+            .collect();
+        vars.extend(th.tls.values().map(|&o| (o, self.obj(o).clone())));
+        HeadMark {
+            lp,
+            effects: th.effects + self.accesses.iter().filter(|a| a.write).count() as u64,
+            atomic: th.atomic,
+            vars,
+        }
+    }
+
+    /// Whether the iteration of `lp` now ending left the thread as it was at the head.
+    fn effect_free_iteration(&self, t: usize, f: FuncId, lp: LoopId) -> bool {
+        let frame = self.frame(t);
+        let Some(before) = frame.heads.iter().find(|h| h.lp == lp) else {
+            return false;
+        };
+        let head = self.prog.funcs[f].body.as_ref().expect("a body").loops[lp].head;
+        let now = self.head_mark(t, f, head, lp);
+        now.effects == before.effects
+            && now.atomic == before.atomic
+            && now.vars.len() == before.vars.len()
+            && now.vars.iter().zip(&before.vars).all(|((oa, a), (ob, b))| {
+                oa == ob && a.bytes == b.bytes && a.provs == b.provs && a.undef == b.undef
+            })
     }
 
     /// A taken back edge: within the bound it jumps; past it the run ends (asserted bound) or
@@ -212,6 +273,12 @@ impl<'p> Machine<'p> {
         let Some(bounds) = &self.bounds else {
             self.frame_mut(t).pc = target;
             return Ok(());
+        };
+        if bounds.spin_reduction && self.effect_free_iteration(t, f, lp) {
+            return Err(Stop::ThreadStops);
+        }
+        let Some(bounds) = &self.bounds else {
+            unreachable!("checked above")
         };
         let key = self.prog.loop_name(f, lp);
         let bound = bounds.unwindset.get(&key).copied().unwrap_or(bounds.unwind);

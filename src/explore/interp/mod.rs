@@ -167,6 +167,20 @@ pub struct Bounds {
     /// A run past a bound is a [`RunEnd::Bound`] (true) or stops its thread (false: the
     /// executions within the bound only).
     pub assertions: bool,
+    /// A thread that comes to a loop's back edge after an iteration without a visible effect
+    /// stops there, as in symbolic execution (see `symex::spin` for why that loses no
+    /// reachable error).
+    pub spin_reduction: bool,
+}
+
+/// A thread's state at a loop head, for the spin reduction: its effect count and its live
+/// private variables' objects.
+#[derive(Clone, Debug, PartialEq)]
+struct HeadMark {
+    lp: LoopId,
+    effects: u64,
+    atomic: u32,
+    vars: Vec<(ObjId, memory::Object)>,
 }
 
 /// One activation of a function.
@@ -183,6 +197,8 @@ struct Frame {
     via_back: bool,
     /// The call opened an atomic section (an indirect call of an atomic function).
     atomic_call: bool,
+    /// The state at the last pass of each loop head (spin reduction only).
+    heads: Vec<HeadMark>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -206,6 +222,8 @@ struct Thread {
     atomic_entry: bool,
     /// Shared reads already done by the current, unfinished instruction.
     memo: Vec<Value>,
+    /// Writes, synchronisation writes and allocations of the steps it finished.
+    effects: u64,
 }
 
 /// A nondet value request: thread, location, width in bits and signedness of the value.
@@ -236,6 +254,8 @@ pub struct Machine<'p> {
     pub last_shared: Vec<u32>,
     /// The accesses of the last [`Machine::step`] to state other threads can observe.
     pub accesses: Vec<Access>,
+    /// Liveness of the bodies with loops (spin reduction only), shared by the clones.
+    live: std::sync::Arc<HashMap<FuncId, crate::ir::liveness::Liveness>>,
 }
 
 /// Why an instruction stopped: the run ended, the thread yields between two shared accesses
@@ -288,7 +308,16 @@ impl<'p> Machine<'p> {
             steps: 0,
             last_shared: Vec::new(),
             accesses: Vec::new(),
+            live: Default::default(),
         };
+        if m.bounds.as_ref().is_some_and(|b| b.spin_reduction) {
+            let live = prog
+                .defined_funcs()
+                .filter(|(_, _, b)| !b.loops.is_empty())
+                .map(|(f, _, b)| (f, crate::ir::liveness::Liveness::of(b)))
+                .collect();
+            m.live = std::sync::Arc::new(live);
+        }
         for (v, d) in prog.globals() {
             if !d.thread_local {
                 let o = m.new_var_object(0, Some(v), d.ty);
@@ -303,6 +332,7 @@ impl<'p> Machine<'p> {
             atomic: 0,
             atomic_entry: false,
             memo: Vec::new(),
+            effects: 0,
         };
         m.add_tls(0, &mut t)?;
         if m.has_code(prog.init) {
@@ -494,6 +524,8 @@ impl<'p> Machine<'p> {
             }
             Ok(())
         });
+        let wrote = self.accesses.iter().filter(|a| a.write).count() as u64;
+        self.threads[t].effects += wrote;
         match r {
             Ok(()) | Err(Stop::Yield) => {}
             Err(Stop::ThreadStops) => self.stop_thread(t),

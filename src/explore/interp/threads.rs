@@ -37,6 +37,7 @@ impl<'p> Machine<'p> {
             loops: Vec::new(),
             via_back: false,
             atomic_call: false,
+            heads: Vec::new(),
         })
     }
 
@@ -234,6 +235,7 @@ impl<'p> Machine<'p> {
                     atomic: 0,
                     atomic_entry: self.prog.funcs[g].atomic,
                     memo: Vec::new(),
+                    effects: 0,
                 };
                 self.add_tls(id as u32 + 1, &mut th)?;
                 self.threads.push(th);

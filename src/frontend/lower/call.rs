@@ -4,7 +4,7 @@
 use lang_c::ast::*;
 use lang_c::span::Span;
 
-use super::builtins::strip_casts;
+use super::builtins::{strip_casts, PRINTF_FAMILY};
 use super::{Lowerer, Sym, R};
 use crate::ir::*;
 
@@ -19,6 +19,15 @@ impl Lowerer<'_> {
             if !shadowed {
                 if let Some(r) = self.builtin(name, &c.arguments, span, want)? {
                     return Ok(r);
+                }
+                if PRINTF_FAMILY.contains(&name) && !self.defined.contains(name) {
+                    let writes = c.arguments.iter().any(|a| match &a.node {
+                        Expression::StringLiteral(l) => l.node.iter().any(|p| format_writes(p)),
+                        _ => false,
+                    });
+                    if writes {
+                        return Err(self.unsupported(span, format!("{name} with a %n conversion")));
+                    }
                 }
             }
             if self.lookup(name).is_none() {
@@ -109,4 +118,29 @@ impl Lowerer<'_> {
             self.set_loc(span);
         }
     }
+}
+
+/// Whether a printf format (a literal's source text) has a `%n` conversion, which writes the
+/// count of characters printed through its argument.
+fn format_writes(lit: &str) -> bool {
+    let b = lit.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            i += 1;
+            if b.get(i) == Some(&b'%') {
+                i += 1;
+                continue;
+            }
+            while i < b.len() && b"-+ #0123456789.*hlLqjzt'".contains(&b[i]) {
+                i += 1;
+            }
+            if b.get(i) == Some(&b'n') {
+                return true;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    false
 }

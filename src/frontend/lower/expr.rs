@@ -8,6 +8,9 @@ use lang_c::span::{Node, Span};
 use super::{Lowerer, Sym, R};
 use crate::ir::*;
 
+/// The allocation functions whose result a cast types (see `Lowerer::alloc_hint`).
+const ALLOCATORS: &[&str] = &["malloc", "calloc", "kmalloc", "kzalloc"];
+
 /// True if evaluating `e` may have a side effect (or emit instructions): decided on the
 /// syntax, conservatively.
 pub(crate) fn has_side_effects(e: &Expression) -> bool {
@@ -249,7 +252,23 @@ impl<'a> Lowerer<'a> {
                     self.discard(&c.node.expression)?;
                     return Ok(self.void_value());
                 }
-                let x = self.rvalue(&c.node.expression)?;
+                // `(T *) malloc(n)`: the allocation is typed by `T` (see `alloc_hint`).
+                let is_alloc = matches!(&c.node.expression.node, Expression::Call(call)
+                    if matches!(&call.node.callee.node, Expression::Identifier(id)
+                        if ALLOCATORS.contains(&id.node.name.as_str())));
+                // A byte pointer (`(char *) malloc(n)`) is the usual type of an untyped buffer
+                // that is then used at other types: it stays untyped.
+                let typed = self
+                    .types
+                    .pointee(to)
+                    .and_then(|t| self.types.size_of(t))
+                    .is_some_and(|n| n > 1);
+                if is_alloc && typed {
+                    self.alloc_hint = Some(to);
+                }
+                let x = self.rvalue(&c.node.expression);
+                self.alloc_hint = None;
+                let x = x?;
                 if !self.types.is_scalar(to) {
                     if x.ty == to {
                         return Ok(x);

@@ -103,6 +103,11 @@ pub(crate) struct Lowerer<'a> {
     pub defined: std::collections::HashSet<String>,
     /// Globals modelling pthread thread-specific data, created on first use.
     pub key_vars: Option<(VarId, VarId)>,
+    /// The pointer type an allocation call being lowered is cast to (`(T *) malloc(n)`): its
+    /// result is given that type, so that symbolic execution lays the heap object out as
+    /// `T`s (fields at their offsets in the data model) rather than as untyped memory. Only a
+    /// hint of layout: the object is the same, and an access at another type is still checked.
+    pub alloc_hint: Option<TypeId>,
     /// Layout attributes (packed, aligned) of the declaration whose specifiers are being read.
     pub pending_struct_attrs: Option<(bool, Option<u64>)>,
 }
@@ -163,6 +168,7 @@ pub fn lower_unit(
         warnings: Vec::new(),
         dollar: dollar.map(str::to_string),
         poisoned: Vec::new(),
+        alloc_hint: None,
         defined: defined_functions(unit),
         key_vars: None,
         pending_struct_attrs: None,
@@ -744,7 +750,10 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Applies the policy for functions without a body: the call becomes `Nondet` of the
-    /// result (or `Skip`); each (callee, caller) pair is listed once.
+    /// result (or `Skip`); each (callee, caller) pair is listed once. A call that passes a
+    /// pointer to a function not on the read-only list (`builtins::READ_ONLY`) may write
+    /// through it, which that policy would silently drop: it makes the caller unsupported
+    /// (an error when the caller is reachable).
     fn resolve_external_calls(&mut self) -> Vec<ExternalCall> {
         let mut seen: std::collections::HashSet<(FuncId, FuncId)> = Default::default();
         let mut list = Vec::new();
@@ -765,6 +774,22 @@ impl<'a> Lowerer<'a> {
                     continue;
                 }
                 let g = *g;
+                let name = &names[g.index()];
+                let InstrKind::Call { args, .. } = &ins.kind else {
+                    unreachable!()
+                };
+                if !builtins::READ_ONLY.contains(&name.as_str())
+                    && args.iter().any(|a| may_carry_pointer(&self.types, a))
+                {
+                    let at = format!("{}:{}", self.map.file_name(ins.loc.file), ins.loc.line);
+                    self.poisoned.push((
+                        caller,
+                        FrontendError::BodylessCall {
+                            name: name.clone(),
+                            at,
+                        },
+                    ));
+                }
                 ins.kind = match dst {
                     Some(d) => InstrKind::Nondet { dst: d.clone() },
                     None => InstrKind::Skip,
@@ -780,4 +805,17 @@ impl<'a> Lowerer<'a> {
         }
         list
     }
+}
+
+/// Whether an argument may carry a pointer to the program's memory: a data pointer, or an
+/// integer converted from one. Function pointers do not (a function cannot be written).
+fn may_carry_pointer(types: &Types, e: &Expr) -> bool {
+    let data_ptr = types
+        .pointee(e.ty)
+        .is_some_and(|p| !matches!(types.get(p), Type::Func { .. }));
+    data_ptr
+        || match &e.kind {
+            ExprKind::Cast(x) => may_carry_pointer(types, x),
+            _ => false,
+        }
 }

@@ -8,6 +8,51 @@ use super::super::{Lowerer, R};
 use super::{Args, Builtin, Call};
 use crate::ir::*;
 
+/// Library functions without a body in the program that only read through their pointer
+/// arguments (they write to no object of the program): a call of one of them keeps the no-body
+/// policy (a nondet result, nothing written) even when it receives a pointer. Every other
+/// function without a body that receives a pointer makes the program unsupported (see
+/// `Lowerer::resolve_external_calls`). The printf family is here on condition that its format
+/// has no `%n` (checked where the call is lowered); results that point into an argument
+/// (`strchr`) are nondet pointers, which point to no known object.
+pub(in crate::frontend::lower) const READ_ONLY: &[&str] = &[
+    "printf",
+    "fprintf",
+    "vprintf",
+    "vfprintf",
+    "dprintf",
+    "puts",
+    "fputs",
+    "putchar",
+    "putc",
+    "fputc",
+    "perror",
+    "strlen",
+    "strnlen",
+    "strcmp",
+    "strncmp",
+    "strcasecmp",
+    "strncasecmp",
+    "memcmp",
+    "strchr",
+    "strrchr",
+    "strstr",
+    "strspn",
+    "strcspn",
+    "strpbrk",
+    "memchr",
+    "atoi",
+    "atol",
+    "atoll",
+    "atof",
+    "fflush",
+    "assert_perror",
+];
+
+/// The members of [`READ_ONLY`] that read a format: a `%n` in it writes.
+pub(in crate::frontend::lower) const PRINTF_FAMILY: &[&str] =
+    &["printf", "fprintf", "vprintf", "vfprintf", "dprintf"];
+
 impl Lowerer<'_> {
     /// The C library functions; `None` for any other name.
     pub(super) fn libc_builtin(&mut self, call: &Call) -> Builtin {
@@ -21,6 +66,7 @@ impl Lowerer<'_> {
                 None
             }
             "malloc" | "calloc" | "alloca" | "__builtin_alloca" | "kmalloc" | "kzalloc" => {
+                let hint = self.alloc_hint.take();
                 let st = self.types.size_t();
                 let (size, zeroed) = if name == "calloc" {
                     self.arg_count(name, args, 2, span)?;
@@ -40,7 +86,7 @@ impl Lowerer<'_> {
                     (self.convert_arg(n, st, span)?, name == "kzalloc")
                 };
                 let vp = self.types.void_ptr();
-                let dst = self.result_temp(vp, want);
+                let dst = self.result_temp(hint.unwrap_or(vp), want);
                 let site = AllocSite::from_u32(self.alloc_sites);
                 self.alloc_sites += 1;
                 self.emit(InstrKind::Alloc {

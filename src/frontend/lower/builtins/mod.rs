@@ -6,6 +6,9 @@
 
 mod gcc;
 mod libc;
+
+pub(super) use libc::{PRINTF_FAMILY, READ_ONLY};
+
 mod pthread;
 mod verifier;
 
