@@ -10,6 +10,7 @@ pub mod exit;
 pub mod explore;
 pub mod frontend;
 pub mod ir;
+pub mod litmus;
 pub mod pipeline;
 pub mod sharing;
 pub mod status;

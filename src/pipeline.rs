@@ -71,6 +71,9 @@ pub struct Options {
     pub status: Option<Arc<Status>>,
     /// Explorers: give up (UNKNOWN) after this many runs.
     pub max_executions: Option<u64>,
+    /// The memory model (`--mm`): SC for every engine, POWER for `rsmc`; others give
+    /// UNKNOWN.
+    pub memory_model: crate::engine::MemoryModel,
 }
 
 impl Default for Options {
@@ -89,6 +92,7 @@ impl Default for Options {
             keep_eog: false,
             status: None,
             max_executions: None,
+            memory_model: crate::engine::MemoryModel::Sc,
         }
     }
 }
@@ -174,6 +178,12 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
         stats: EngineStats::default(),
         witness: None,
     };
+    if !options.memory_model.supported_by(options.engine) {
+        return Ok(early(UnknownReason::UnsupportedMemoryModel {
+            model: options.memory_model.name().into(),
+            engine: options.engine.name().into(),
+        }));
+    }
     if task.property != Property::UnreachCall {
         return Ok(early(UnknownReason::UnsupportedProperty));
     }
@@ -304,6 +314,7 @@ fn engine_options(options: &Options, bound: u32) -> EngineOptions {
         keep_eog: options.keep_eog,
         status: options.status.clone(),
         max_executions: options.max_executions,
+        memory_model: options.memory_model,
     }
 }
 

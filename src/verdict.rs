@@ -56,6 +56,8 @@ pub enum UnknownReason {
     Internal(String),
     /// An explorer ran the number of executions it was allowed (`--max-executions`).
     ExecutionBudget { runs: u64 },
+    /// The memory model asked for (`--mm`) is not one the engine decides under.
+    UnsupportedMemoryModel { model: String, engine: String },
 }
 
 /// What runs past the unwind bound.
@@ -81,7 +83,8 @@ impl UnknownReason {
         match self {
             UnknownReason::Unsupported { .. }
             | UnknownReason::Frontend(_)
-            | UnknownReason::BodylessCall { .. } => ReasonClass::Unsupported,
+            | UnknownReason::BodylessCall { .. }
+            | UnknownReason::UnsupportedMemoryModel { .. } => ReasonClass::Unsupported,
             UnknownReason::Timeout | UnknownReason::ExecutionBudget { .. } => ReasonClass::Timeout,
             UnknownReason::OutOfMemory => ReasonClass::OutOfMemory,
             UnknownReason::BoundTooSmall { .. } => ReasonClass::BoundTooSmall,
@@ -117,6 +120,9 @@ impl fmt::Display for UnknownReason {
             UnknownReason::Internal(why) => write!(f, "internal error: {why}"),
             UnknownReason::ExecutionBudget { runs } => {
                 write!(f, "execution budget exhausted ({runs} runs explored)")
+            }
+            UnknownReason::UnsupportedMemoryModel { model, engine } => {
+                write!(f, "unsupported: memory model {model} with engine {engine}")
             }
         }
     }

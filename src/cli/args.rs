@@ -36,6 +36,21 @@ pub enum Command {
     /// Validate a violation witness (GraphML): exit 0 when a concrete run guided by it
     /// reaches the violation, 1 when not.
     Replay(ReplayArgs),
+    /// Run a herd-format PPC litmus test: the reachable final states of the condition's
+    /// registers and locations, and whether the condition is Allowed or Forbidden.
+    Litmus(LitmusArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct LitmusArgs {
+    /// The test (.litmus, herd format, PPC).
+    pub file: PathBuf,
+    /// Memory model: power (the default) or sc.
+    #[arg(long, value_name = "MODEL", default_value = "power")]
+    pub mm: String,
+    /// Give up after this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
 }
 
 #[derive(Args, Debug)]
@@ -51,7 +66,8 @@ pub struct VerifyArgs {
     pub property: Option<PathBuf>,
     /// Verification engine: yogar (the default: ordering consistency checked inside the SAT
     /// search), cegar (the Yogar paper's refinement loop), monolithic (one solve with the
-    /// scheduling constraint, the CBMC-style baseline), or an explorer (dpor, cdpor).
+    /// scheduling constraint, the CBMC-style baseline), or an explorer (dpor, cdpor; rsmc: the
+    /// POWER explorer, with --mm power or sc).
     #[arg(long, value_name = "NAME", value_parser = parse_engine, default_value = Engine::NAMES[0].0)]
     pub engine: Engine,
     /// ILP32 data model (int, long and pointers are 32 bits).
@@ -103,6 +119,10 @@ pub struct VerifyArgs {
     /// Explorers: give up (UNKNOWN) after this many runs.
     #[arg(long, value_name = "N")]
     pub max_executions: Option<u64>,
+    /// Memory model: sc (the default; every engine), power (--engine rsmc only), tso, pso
+    /// (UNKNOWN: no engine decides under them yet).
+    #[arg(long, value_name = "MODEL", value_parser = parse_mm, default_value = "sc")]
+    pub mm: crate::engine::MemoryModel,
     /// Check every refinement clause against the exact order encoding (slow; a self-test).
     #[arg(long, hide = true)]
     pub check_refinements: bool,
@@ -116,6 +136,14 @@ fn parse_engine(s: &str) -> Result<Engine, String> {
         let names: Vec<&str> = Engine::NAMES.iter().map(|(n, _)| *n).collect();
         format!("unknown engine '{s}' (known: {})", names.join(", "))
     })
+}
+
+fn parse_mm(s: &str) -> Result<crate::engine::MemoryModel, String> {
+    crate::engine::MemoryModel::NAMES
+        .iter()
+        .find(|(n, _)| *n == s)
+        .map(|(_, m)| *m)
+        .ok_or_else(|| format!("unknown memory model '{s}' (known: sc, tso, pso, power)"))
 }
 
 fn parse_unwind(s: &str) -> Result<Unwind, String> {

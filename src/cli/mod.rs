@@ -1,6 +1,7 @@
 //! Command line: argument definitions and one module per subcommand.
 
 mod args;
+mod litmus;
 mod memlimit;
 mod parse;
 mod progress;
@@ -15,7 +16,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 pub use args::{
-    Cli, Command, ParseArgs, ReplayArgs, SatArgs, ShowEquationArgs, Unwind, VerifyArgs,
+    Cli, Command, LitmusArgs, ParseArgs, ReplayArgs, SatArgs, ShowEquationArgs, Unwind, VerifyArgs,
 };
 
 use crate::exit;
@@ -40,6 +41,7 @@ pub fn main() -> ExitCode {
         Command::ShowEquation(args) => show_equation::run(&args),
         Command::Sat(args) => sat::run(&args),
         Command::Replay(args) => replay::run(&args),
+        Command::Litmus(args) => litmus::run(&args),
     };
     ExitCode::from(code)
 }

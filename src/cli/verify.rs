@@ -80,6 +80,11 @@ fn crosscheck(args: &VerifyArgs, options: &Options, outcome: &Outcome) -> bool {
     let (Some(prog), Some(bound)) = (&outcome.program, outcome.bound) else {
         return false;
     };
+    // dpor is sequentially consistent: under another model the verdicts may rightly differ.
+    if options.memory_model != engine::MemoryModel::Sc {
+        println!("crosscheck: skipped (dpor decides under sc only)");
+        return false;
+    }
     let mut opts = engine::EngineOptions::with_unwind(bound);
     opts.symex.unwinding_assertions = options.unwinding_assertions;
     opts.symex.unwindset = options.unwindset.clone();
@@ -144,6 +149,7 @@ fn options(args: &VerifyArgs) -> Result<Options, String> {
         keep_eog: args.dot.is_some(),
         status,
         max_executions: args.max_executions,
+        memory_model: args.mm,
     })
 }
 

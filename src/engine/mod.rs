@@ -48,6 +48,8 @@ pub struct EngineOptions {
     pub status: Option<Arc<Status>>,
     /// Explorers: give up (UNKNOWN) after this many runs.
     pub max_executions: Option<u64>,
+    /// The memory model (`rsmc` only; every other engine is sequentially consistent).
+    pub memory_model: MemoryModel,
 }
 
 impl EngineOptions {
@@ -65,6 +67,7 @@ impl EngineOptions {
             keep_eog: false,
             status: None,
             max_executions: None,
+            memory_model: MemoryModel::Sc,
         }
     }
 
@@ -72,6 +75,43 @@ impl EngineOptions {
     pub fn phase(&self, phase: Phase) {
         if let Some(s) = &self.status {
             s.set_phase(phase);
+        }
+    }
+}
+
+/// The memory model a program is verified under (`--mm`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum MemoryModel {
+    /// Sequential consistency: what every engine decides under.
+    #[default]
+    Sc,
+    Tso,
+    Pso,
+    /// IBM POWER (the `rsmc` engine only).
+    Power,
+}
+
+impl MemoryModel {
+    pub const NAMES: &'static [(&'static str, MemoryModel)] = &[
+        ("sc", MemoryModel::Sc),
+        ("tso", MemoryModel::Tso),
+        ("pso", MemoryModel::Pso),
+        ("power", MemoryModel::Power),
+    ];
+
+    pub fn name(self) -> &'static str {
+        MemoryModel::NAMES
+            .iter()
+            .find(|(_, m)| *m == self)
+            .map_or("?", |(n, _)| n)
+    }
+
+    /// Whether `engine` decides under this model.
+    pub fn supported_by(self, engine: Engine) -> bool {
+        match self {
+            MemoryModel::Sc => true,
+            MemoryModel::Power => engine == Engine::Rsmc,
+            MemoryModel::Tso | MemoryModel::Pso => false,
         }
     }
 }
@@ -90,6 +130,9 @@ pub enum Engine {
     Dpor,
     /// Enumerative: constrained DPOR (independence constraints under transitive uniformity).
     Cdpor,
+    /// Enumerative: the POWER explorer (stateless model checking for POWER; SC with
+    /// `--mm sc`).
+    Rsmc,
 }
 
 impl Engine {
@@ -100,6 +143,7 @@ impl Engine {
         ("monolithic", Engine::Monolithic),
         ("dpor", Engine::Dpor),
         ("cdpor", Engine::Cdpor),
+        ("rsmc", Engine::Rsmc),
     ];
 
     /// The engine called `name`.
@@ -118,6 +162,7 @@ impl Engine {
             Engine::Monolithic => "monolithic",
             Engine::Dpor => "dpor",
             Engine::Cdpor => "cdpor",
+            Engine::Rsmc => "rsmc",
         }
     }
 
@@ -130,7 +175,7 @@ impl Engine {
     pub fn default_solver(self) -> &'static str {
         match self {
             Engine::Yogar => "cadical",
-            Engine::Cegar | Engine::Monolithic | Engine::Dpor | Engine::Cdpor => {
+            Engine::Cegar | Engine::Monolithic | Engine::Dpor | Engine::Cdpor | Engine::Rsmc => {
                 solver_glue::DEFAULT_SOLVER
             }
         }
@@ -142,6 +187,7 @@ impl Engine {
         match self {
             Engine::Dpor => Some(crate::explore::Explorer::Dpor),
             Engine::Cdpor => Some(crate::explore::Explorer::Cdpor),
+            Engine::Rsmc => Some(crate::explore::Explorer::Rsmc),
             Engine::Yogar | Engine::Cegar | Engine::Monolithic => None,
         }
     }
@@ -153,7 +199,7 @@ impl Engine {
             Engine::Yogar => yogar::decide(prog, out, opts),
             Engine::Cegar => cegar::decide(prog, out, opts),
             Engine::Monolithic => monolithic::decide(prog, out, opts),
-            Engine::Dpor | Engine::Cdpor => Outcome::unknown(
+            Engine::Dpor | Engine::Cdpor | Engine::Rsmc => Outcome::unknown(
                 UnknownReason::Internal("an explorer has no equation to decide".into()),
                 EngineStats::default(),
             ),

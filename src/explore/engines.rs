@@ -16,6 +16,8 @@ pub enum Explorer {
     Dpor,
     /// Constrained DPOR: source-DPOR with independence constraints.
     Cdpor,
+    /// The POWER explorer (under the options' memory model).
+    Rsmc,
 }
 
 impl Explorer {
@@ -23,6 +25,7 @@ impl Explorer {
         match self {
             Explorer::Dpor => "dpor",
             Explorer::Cdpor => "cdpor",
+            Explorer::Rsmc => "rsmc",
         }
     }
 }
@@ -45,6 +48,24 @@ pub fn verify(
     explorer: Explorer,
     max_executions: Option<u64>,
 ) -> Outcome {
+    if explorer == Explorer::Rsmc {
+        let model = match opts.memory_model {
+            crate::engine::MemoryModel::Power => super::rsmc::MemoryModel::Power,
+            crate::engine::MemoryModel::Sc => super::rsmc::MemoryModel::Sc,
+            m => {
+                return Outcome::unknown(
+                    crate::verdict::UnknownReason::UnsupportedMemoryModel {
+                        model: m.name().into(),
+                        engine: "rsmc".into(),
+                    },
+                    Default::default(),
+                )
+            }
+        };
+        let mut opts = opts.clone();
+        opts.max_executions = max_executions;
+        return super::rsmc::engine::verify(prog, &opts, model);
+    }
     let bounds = bounds(opts);
     let budget = Budget {
         max_executions,

@@ -10,6 +10,7 @@ pub mod engines;
 pub mod findings;
 pub mod interp;
 pub mod replay;
+pub mod rsmc;
 pub mod sched;
 pub mod trace;
 

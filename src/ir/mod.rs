@@ -298,6 +298,14 @@ pub enum Callee {
     Indirect(Expr),
 }
 
+/// The POWER barriers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FenceKind {
+    Sync,
+    Lwsync,
+    Isync,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Instr {
     pub kind: InstrKind,
@@ -362,6 +370,9 @@ pub enum InstrKind {
     },
     AtomicBegin,
     AtomicEnd,
+    /// A POWER memory barrier (`__yogar_sync()` and friends): no effect under sequential
+    /// consistency; the POWER explorer orders accesses by it.
+    Fence(FenceKind),
     /// The operand of the mutex, condition and lock instructions is a pointer to the object.
     MutexInit(Expr),
     MutexLock(Expr),
@@ -604,6 +615,7 @@ impl InstrKind {
             | InstrKind::Halt
             | InstrKind::AtomicBegin
             | InstrKind::AtomicEnd
+            | InstrKind::Fence(_)
             | InstrKind::Return(None) => {}
             InstrKind::Assign { dst, src } => {
                 place(dst, f);

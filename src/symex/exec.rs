@@ -211,7 +211,8 @@ impl Symex<'_, '_, '_> {
         s: &mut State,
     ) -> Result<(), SymexError> {
         match kind {
-            InstrKind::Skip => {}
+            // Sequential consistency: barriers order nothing more.
+            InstrKind::Skip | InstrKind::Fence(_) => {}
             InstrKind::Decl(v) => self.declare(*v, s)?,
             InstrKind::Assign { dst, src } => {
                 let v = self.eval(src, s, None)?;

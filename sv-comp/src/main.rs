@@ -4,10 +4,12 @@
 //!
 //! Sections: `solvers` (every SAT back end on the same generated formulas), `engines` (every
 //! engine configuration on the shared SV-COMP tasks and a deep-bound set) and `growth` (the
-//! default and the monolithic engine against the unwind bound and the thread count).
+//! default and the monolithic engine against the unwind bound and the thread count) and
+//! `rsmc` (the POWER explorer on the SB+kW family).
 
 mod engines;
 mod growth;
+mod rsmc;
 mod runs;
 mod solvers;
 
@@ -16,7 +18,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 /// The sections, in the order they run.
-pub const SECTIONS: &[&str] = &["solvers", "engines", "growth"];
+pub const SECTIONS: &[&str] = &["solvers", "engines", "growth", "rsmc"];
 
 /// How to run the sections.
 #[derive(Clone, Debug, Default)]
@@ -151,6 +153,7 @@ fn run(args: &[String]) -> u8 {
                 growth::run(&options);
                 true
             }
+            "rsmc" => rsmc::run(&options),
             _ => true,
         };
         if !agreed {

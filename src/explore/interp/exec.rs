@@ -26,7 +26,8 @@ impl<'p> Machine<'p> {
         self.enter_loops(t, f, i);
         self.steps += 1;
         match &instr.kind {
-            InstrKind::Skip => self.advance(t),
+            // The interpreter is sequentially consistent: barriers order nothing more.
+            InstrKind::Skip | InstrKind::Fence(_) => self.advance(t),
             InstrKind::Decl(v) => {
                 let o = self.var_object(t, *v)?;
                 self.undefine(o);

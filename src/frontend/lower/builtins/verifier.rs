@@ -104,6 +104,15 @@ impl Lowerer<'_> {
                 self.emit(InstrKind::Assume(c));
                 None
             }
+            "__yogar_sync" | "__yogar_lwsync" | "__yogar_isync" => {
+                self.arg_count(name, args, 0, span)?;
+                self.emit(InstrKind::Fence(match name {
+                    "__yogar_sync" => FenceKind::Sync,
+                    "__yogar_lwsync" => FenceKind::Lwsync,
+                    _ => FenceKind::Isync,
+                }));
+                None
+            }
             "__VERIFIER_atomic_begin" => {
                 self.emit(InstrKind::AtomicBegin);
                 None

@@ -1,0 +1,55 @@
+//! `yogar litmus`: a herd-format PPC litmus test in, herd's report out (final states,
+//! Ok/No, Allowed/Forbidden). Exit 0 when the test ran (whatever the outcome), 3 on an
+//! unreadable test, 5 when the exploration could not finish.
+
+use std::time::{Duration, Instant};
+
+use super::LitmusArgs;
+use crate::exit;
+use crate::explore::findings::Budget;
+use crate::explore::rsmc::MemoryModel;
+use crate::litmus;
+
+pub fn run(args: &LitmusArgs) -> u8 {
+    let model = match args.mm.as_str() {
+        "power" => MemoryModel::Power,
+        "sc" => MemoryModel::Sc,
+        other => {
+            eprintln!(
+                "yogar: error: memory model '{other}' is not supported by litmus (power, sc)"
+            );
+            return exit::USAGE;
+        }
+    };
+    let text = match std::fs::read_to_string(&args.file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("yogar: error: cannot read {}: {e}", args.file.display());
+            return exit::INPUT;
+        }
+    };
+    let test = match litmus::parse(&text) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("yogar: error: {}: {e}", args.file.display());
+            return exit::INPUT;
+        }
+    };
+    let budget = Budget {
+        max_executions: None,
+        deadline: args
+            .timeout
+            .filter(|s| s.is_finite() && *s > 0.0)
+            .map(|s| Instant::now() + Duration::from_secs_f64(s.min(1e9))),
+    };
+    match litmus::run(&test, model, budget) {
+        Ok(r) => {
+            print!("{}", r.render(&test));
+            exit::TRUE
+        }
+        Err(e) => {
+            eprintln!("yogar: {}: {e}", args.file.display());
+            exit::UNKNOWN
+        }
+    }
+}
