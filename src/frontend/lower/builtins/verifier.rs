@@ -1,4 +1,5 @@
-//! SV-COMP builtins: `reach_error`, `assert` (and the `__assert_fail` it expands to),
+//! SV-COMP builtins: `reach_error`, `assert` (and the `__assert_fail` it expands to), a
+//! `__VERIFIER_assert` the program declares without a body,
 //! `__VERIFIER_assume`, `__VERIFIER_atomic_begin/end` and `__VERIFIER_nondet_*`.
 
 use lang_c::ast::*;
@@ -95,6 +96,20 @@ impl Lowerer<'_> {
                     prop,
                 });
                 self.emit(InstrKind::Halt);
+                None
+            }
+            "__VERIFIER_assert" => {
+                // Reached only when the program declares it without a body (SV-COMP tasks
+                // define it, calling reach_error): a declaration alone must not drop the check.
+                self.arg_count(name, args, 1, span)?;
+                let c = self.rvalue(&args[0])?;
+                let c = self.truth(c);
+                let prop = self.new_prop(PropKind::Assert);
+                self.emit(InstrKind::Assert {
+                    cond: c.clone(),
+                    prop,
+                });
+                self.emit(InstrKind::Assume(c));
                 None
             }
             "__VERIFIER_assume" => {
