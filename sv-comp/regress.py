@@ -321,6 +321,16 @@ def parse_output(lines, exit_code, sig=None):
     return f"ERROR (exit code {exit_code}, last line {last[:40]!r})"
 
 
+def out_of_memory(err_text, code):
+    """An allocation failure under the memory limit, by what stderr says: Rust's abort message,
+    the C++ SAT back end's `std::bad_alloc` termination, or a killed run reporting it."""
+    return (
+        "memory allocation of" in err_text
+        or "std::bad_alloc" in err_text
+        or (code is None and "out of memory" in err_text.lower())
+    )
+
+
 def parse_stats(lines):
     """`key: value` lines (yogar --stats)."""
     stats = {}
@@ -416,9 +426,7 @@ def run_own(cmd, out_path, err_path, cpu_s, mem_bytes, wall_s):
         text = "TIMEOUT"
     elif sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu >= cpu_s - 0.5):
         text = "TIMEOUT"
-    elif "memory allocation of" in err_text or (
-        code is None and "out of memory" in err_text.lower()
-    ):
+    elif out_of_memory(err_text, code):
         text = "OUT OF MEMORY"
     else:
         text = parse_output(out_lines, code, sig)

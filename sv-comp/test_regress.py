@@ -147,6 +147,15 @@ class OutputParsing(unittest.TestCase):
                 self.assertEqual(status, expected, (lines, code))
         self.assertEqual(regress.parse_output(["TRUE"], None, 9), "ERROR (signal 9)")
 
+    def test_allocation_failures_are_out_of_memory(self):
+        bad_alloc = "terminate called after throwing an instance of 'std::bad_alloc'\n  what():  std::bad_alloc"
+        self.assertTrue(regress.out_of_memory(bad_alloc, None))
+        self.assertTrue(regress.out_of_memory("memory allocation of 64 bytes failed", None))
+        self.assertTrue(regress.out_of_memory("yogar: Out of memory", None))
+        self.assertFalse(regress.out_of_memory("thread 'main' panicked at src/x.rs", None))
+        # A normal exit that mentions memory in a warning is not an allocation failure.
+        self.assertFalse(regress.out_of_memory("warning: out of memory soon", 0))
+
     def test_stats_lines(self):
         stats = regress.parse_stats(["refinements: 12", "solver time: 0.5 s", "TRUE", "UNKNOWN (x: y)"])
         self.assertEqual(stats["refinements"], "12")
