@@ -8,6 +8,7 @@
 //! `rsmc` (the POWER explorer on the SB+kW family).
 
 mod engines;
+mod explore;
 mod growth;
 mod rsmc;
 mod runs;
@@ -18,7 +19,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 /// The sections, in the order they run.
-pub const SECTIONS: &[&str] = &["solvers", "engines", "growth", "rsmc"];
+pub const SECTIONS: &[&str] = &["solvers", "engines", "growth", "explore", "rsmc"];
 
 /// How to run the sections.
 #[derive(Clone, Debug, Default)]
@@ -149,6 +150,7 @@ fn run(args: &[String]) -> u8 {
                 true
             }
             "engines" => engines::run(&options),
+            "explore" => explore::run(&options),
             "growth" => {
                 growth::run(&options);
                 true

@@ -70,6 +70,9 @@ pub struct RunOutput {
     /// Only printed by newer `verify --stats` for the Yogar engine.
     pub phi0_clauses: Option<u64>,
     pub monolithic_xi_clauses: Option<u64>,
+    /// Explorer engines: complete executions explored, and runs that ended blocked.
+    pub executions: Option<u64>,
+    pub blocked: Option<u64>,
 }
 
 /// Reads the `--stats` lines and the verdict (the last non-empty line) of a run's stdout.
@@ -89,6 +92,8 @@ pub fn parse_output(stdout: &str) -> RunOutput {
             "xi clauses" => &mut out.xi_clauses,
             "phi0 clauses" => &mut out.phi0_clauses,
             "monolithic xi clauses" => &mut out.monolithic_xi_clauses,
+            "explored executions" => &mut out.executions,
+            "blocked runs" => &mut out.blocked,
             _ => continue,
         };
         *slot = Some(n);

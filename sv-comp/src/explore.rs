@@ -1,0 +1,169 @@
+//! Section `explore`: the enumerative explorers (`--engine dpor`, `--engine cdpor`) on two
+//! scaling families written here, with explored executions, blocked runs and CPU time per
+//! size.
+//!
+//! - B3 (the exponential-gap family of the RVF paper): N threads each run `x = 1; a[i] = x;`.
+//!   Writes of `x` conflict with each other and with the other threads' reads, so the
+//!   Mazurkiewicz traces are the N! orders of the writes times, for the thread whose write is
+//!   p-th, the N - p places of its read among the later writes: (N!)². Source-DPOR explores
+//!   exactly one execution per trace, so a dpor count other than (N!)² fails the section.
+//!   Every read returns 1, which the constrained explorer can exploit.
+//! - Lock counter: N threads each increment a counter under one mutex. The traces are the N!
+//!   orders of the critical sections; dpor must explore exactly N!.
+//!
+//! Each run is a child `yogar verify --unwind N --engine E --stats` under a CPU limit, as in
+//! the other sections.
+
+use std::path::{Path, PathBuf};
+
+use super::runs::{self, EngineRun};
+use super::Options;
+
+/// Seconds per run by default.
+pub const DEFAULT_LIMIT: f64 = 20.0;
+/// Thread counts of B3 and of the lock counter.
+pub const B3_SIZES: [u32; 5] = [2, 3, 4, 5, 6];
+pub const LOCK_SIZES: [u32; 7] = [2, 3, 4, 5, 6, 7, 8];
+const EXPLORERS: [&str; 2] = ["dpor", "cdpor"];
+
+fn factorial(n: u64) -> u64 {
+    (1..=n).product()
+}
+
+/// The B3 program with `n` threads.
+pub fn b3_program(n: u32) -> String {
+    format!(
+        "#include <pthread.h>\n#include <assert.h>\nint x = 0;\nint a[{n}];\n\
+         void *t(void *arg) {{ int i = (int)(long)arg; x = 1; a[i] = x; return 0; }}\n\
+         int main(void) {{\n  pthread_t th[{n}];\n\
+         for (int i = 0; i < {n}; i++) pthread_create(&th[i], 0, t, (void *)(long)i);\n\
+         for (int i = 0; i < {n}; i++) pthread_join(th[i], 0);\n\
+         assert(a[0] == 1);\n  return 0;\n}}\n"
+    )
+}
+
+/// The lock-counter program with `n` threads.
+pub fn lock_counter_program(n: u32) -> String {
+    format!(
+        "#include <pthread.h>\n#include <assert.h>\n\
+         pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\nint counter = 0;\n\
+         void *t(void *arg) {{ pthread_mutex_lock(&m); counter = counter + 1; \
+         pthread_mutex_unlock(&m); return 0; }}\n\
+         int main(void) {{\n  pthread_t th[{n}];\n\
+         for (int i = 0; i < {n}; i++) pthread_create(&th[i], 0, t, 0);\n\
+         for (int i = 0; i < {n}; i++) pthread_join(th[i], 0);\n\
+         assert(counter == {n});\n  return 0;\n}}\n"
+    )
+}
+
+fn cell(run: &EngineRun) -> String {
+    format!(
+        "{:<8} {:>9} {:>8} {:>8.3}",
+        run.verdict.short(),
+        run.output.executions.map_or("-".into(), |n| n.to_string()),
+        run.output.blocked.map_or("-".into(), |n| n.to_string()),
+        run.seconds()
+    )
+}
+
+/// Runs one family; returns false when dpor's count differs from `expected` for a size it
+/// finished.
+fn family(
+    yogar: &Path,
+    dir: &Path,
+    name: &str,
+    program: fn(u32) -> String,
+    expected: fn(u32) -> u64,
+    sizes: &[u32],
+    limit: f64,
+) -> bool {
+    println!("-- {name} --");
+    println!(
+        "{:>3} {:>9} | {:<38} | {:<38}",
+        "N", "expected", "dpor: verdict execs blocked cpu_s", "cdpor: verdict execs blocked cpu_s"
+    );
+    let mut ok = true;
+    for &n in sizes {
+        let file = dir.join(format!("{name}_{n}.c"));
+        if let Err(e) = std::fs::write(&file, program(n)) {
+            println!("skipped: cannot write {}: {e}", file.display());
+            return true;
+        }
+        // Loops run n times: the bound n + 1 unrolls them completely.
+        let args: Vec<String> = ["--unwind".to_string(), (n + 1).to_string()].into();
+        let runs: Vec<EngineRun> = EXPLORERS
+            .iter()
+            .map(|e| {
+                let mut a = args.clone();
+                a.extend(["--engine".to_string(), e.to_string()]);
+                runs::run_verify(yogar, &a, &file, limit)
+            })
+            .collect();
+        let want = expected(n);
+        let dpor = &runs[0];
+        let mismatch = dpor.verdict.finished() && dpor.output.executions != Some(want);
+        ok &= !mismatch;
+        println!(
+            "{n:>3} {want:>9} | {} | {}{}",
+            cell(&runs[0]),
+            cell(&runs[1]),
+            if mismatch {
+                "   !!! dpor count differs from the number of traces"
+            } else {
+                ""
+            }
+        );
+    }
+    ok
+}
+
+/// Runs the section; false when dpor explored a number of executions other than the number
+/// of Mazurkiewicz traces.
+pub fn run(options: &Options) -> bool {
+    let limit = options.limit.unwrap_or(DEFAULT_LIMIT);
+    println!("== explore: dpor and cdpor on scaling families, limit {limit} s CPU per run ==");
+    let Some(yogar) = runs::yogar_binary() else {
+        println!("skipped: no yogar binary next to the bench executable (run `make build`)");
+        return true;
+    };
+    let dir: PathBuf =
+        std::env::temp_dir().join(format!("yogar-bench-explore-{}", std::process::id()));
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        println!("skipped: cannot create {}: {e}", dir.display());
+        return true;
+    }
+    let quick = |s: &'static [u32]| if options.quick { &s[..2] } else { s };
+    let b3 = family(
+        &yogar,
+        &dir,
+        "b3",
+        b3_program,
+        |n| factorial(n as u64).pow(2),
+        quick(&B3_SIZES),
+        limit,
+    );
+    let lock = family(
+        &yogar,
+        &dir,
+        "lock_counter",
+        lock_counter_program,
+        |n| factorial(n as u64),
+        quick(&LOCK_SIZES),
+        limit,
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    b3 && lock
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn programs_name_every_thread() {
+        assert!(b3_program(4).contains("int a[4];"));
+        assert!(b3_program(4).contains("i < 4"));
+        assert!(lock_counter_program(3).contains("counter == 3"));
+        assert_eq!(factorial(4).pow(2), 576);
+    }
+}
