@@ -113,3 +113,52 @@ fn loops_are_unsupported() {
         "{v:?}"
     );
 }
+
+/// `abort()` ends the whole program: the join after it never returns, so the final-state
+/// check after the joins is unreachable (TRUE). Ending only the thread would let the check
+/// see `x == 1` and report a spurious FALSE.
+#[test]
+fn abort_in_a_thread_before_the_final_check_is_not_false() {
+    let dir = std::env::temp_dir().join(format!("yogar-rsmc-abort-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let f = dir.join("abort.c");
+    std::fs::write(
+        &f,
+        "#include <assert.h>\n#include <pthread.h>\n#include <stdlib.h>\nint x;\n\
+         void *t(void *a) { x = 1; abort(); return 0; }\n\
+         int main(void) { pthread_t h; pthread_create(&h, 0, t, 0); pthread_join(h, 0);\n\
+         assert(x == 0); return 0; }\n",
+    )
+    .expect("write");
+    for mm in [MemoryModel::Sc, MemoryModel::Power] {
+        let v = run(&f, mm);
+        assert!(
+            matches!(
+                &v,
+                Verdict::True { .. } | Verdict::Unknown(UnknownReason::Unsupported { .. })
+            ),
+            "{mm:?}: {v:?}"
+        );
+    }
+}
+
+/// The twin: a thread's `assert` (whose `__assert_fail` also ends the program) stays in the
+/// subset, and the final check after the joins still fails.
+#[test]
+fn assert_in_a_thread_before_the_final_check_is_false() {
+    let dir = std::env::temp_dir().join(format!("yogar-rsmc-assert-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let f = dir.join("assert.c");
+    std::fs::write(
+        &f,
+        "#include <assert.h>\n#include <pthread.h>\nint x, y;\n\
+         void *t(void *a) { x = 1; assert(y == 0); return 0; }\n\
+         int main(void) { pthread_t h; pthread_create(&h, 0, t, 0); pthread_join(h, 0);\n\
+         assert(x == 0); return 0; }\n",
+    )
+    .expect("write");
+    for mm in [MemoryModel::Sc, MemoryModel::Power] {
+        let v = run(&f, mm);
+        assert!(matches!(&v, Verdict::False { .. }), "{mm:?}: {v:?}");
+    }
+}

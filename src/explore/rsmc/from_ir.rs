@@ -52,6 +52,8 @@ struct Tr<'a> {
     temps: u32,
     /// The thread's argument (its parameter's initial value).
     arg: i64,
+    /// `main` checks the final state after the joins (see `translate`).
+    halt_before_check: bool,
 }
 
 impl Tr<'_> {
@@ -238,8 +240,12 @@ impl Tr<'_> {
                     fix.push((self.th.instrs.len(), target.index()));
                     self.emit(Instr::Branch { cond: c, target: 0 });
                 }
-                // `exit` and `abort` stop the thread (as in symbolic execution: exact for
-                // the reachability of a failed assertion).
+                InstrKind::Halt if self.halt_before_check && !after_failed_assert(body, k) => {
+                    return self.unsupported("exit or abort in a thread before main's checks");
+                }
+                // Without checks in `main`, `exit` and `abort` may stop the thread only (as
+                // in symbolic execution): no other thread observes the end, so the events
+                // after it could as well run before it.
                 InstrKind::Return(_) | InstrKind::ThreadExit(_) | InstrKind::Halt => {
                     ends.push(self.th.instrs.len());
                     self.emit(Instr::Branch {
@@ -412,6 +418,14 @@ pub fn translate(prog: &ir::Program) -> Result<CProgram, UnknownReason> {
             }
         }
     }
+    // Checks in `main` after the joins: a thread's `exit` or `abort` ends the program before
+    // them, which ending that thread alone cannot express.
+    let halt_before_check = rest.is_some_and(|k| {
+        body.instrs
+            .values()
+            .skip(k)
+            .any(|i| matches!(i.kind, InstrKind::Assert { .. }))
+    });
     let mut locs = Vec::new();
     let mut funcs = Vec::new();
     for (f, arg) in &entries {
@@ -428,6 +442,7 @@ pub fn translate(prog: &ir::Program) -> Result<CProgram, UnknownReason> {
             at: prog.funcs[*f].loc,
             temps: 0,
             arg: arg.unwrap_or(0) as i64,
+            halt_before_check,
         };
         if prog.funcs[*f].body.is_none() {
             return unsupported("thread entry without a body", prog, tr.at);
@@ -453,6 +468,7 @@ pub fn translate(prog: &ir::Program) -> Result<CProgram, UnknownReason> {
                 at: prog.funcs[main].loc,
                 temps: 0,
                 arg: 0,
+                halt_before_check: false,
             };
             tr.body(k)?;
             Some((tr.th, tr.locs))
@@ -509,4 +525,17 @@ pub fn run_epilogue(th: &Thread, prog: &Program, mut mem: Vec<i64>) -> Option<us
         pc += 1;
     }
     None
+}
+
+/// Whether instruction `k` is reached only right after an assertion that always fails (the
+/// `Halt` of `__assert_fail`): the thread stops at that violation, never at the `Halt`.
+fn after_failed_assert(body: &ir::Body, k: usize) -> bool {
+    let failed = k > 0
+        && matches!(&body.instrs[ir::InstrId::new(k - 1)].kind,
+            InstrKind::Assert { cond, .. } if cond.as_const() == Some(0));
+    failed
+        && !body
+            .instrs
+            .values()
+            .any(|i| matches!(&i.kind, InstrKind::Goto { target, .. } if target.index() == k))
 }
