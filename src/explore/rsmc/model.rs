@@ -137,13 +137,7 @@ pub fn consistent(s: &State, model: MemoryModel) -> Result<bool, TooBig> {
 
 fn power(s: &State, g: &Graph, node: &[Vec<Option<usize>>], fr: &Rel, com: &Rel) -> bool {
     let n = g.n;
-    let all = if n == 128 {
-        u128::MAX
-    } else {
-        (1u128 << n) - 1
-    };
     let mem = g.reads | g.writes;
-    let _ = all;
     let (mut addr, mut data, mut ctrl, mut ctrl_isync, mut addr_po) = (
         Rel::empty(n),
         Rel::empty(n),
