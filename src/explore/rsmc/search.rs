@@ -223,11 +223,7 @@ impl<'p> Search<'_, 'p> {
             self.halt.get_or_insert(Halt::Stuck(stuck));
             return;
         }
-        let Some(e) = s
-            .enabled_accesses()
-            .into_iter()
-            .find(|e| !postponed.contains(e))
-        else {
+        let Some(e) = s.enabled_iter().find(|e| !postponed.contains(e)) else {
             if postponed.is_empty() && s.complete() {
                 self.stats.traces += 1;
                 if (self.on_trace)(&s) {
@@ -275,6 +271,10 @@ impl<'p> Search<'_, 'p> {
             .copied()
             .filter(|l| s.ev(*l).loc == Some(loc))
             .collect();
+        // Whether a store to `loc` is still to come after `e`: the same at every coherence
+        // position of `e`, so asked once.
+        let mut more: Option<bool> = None;
+        let all = (1u64 << waiting.len()) - 1;
         for n in 0..=s.co[loc].len() {
             let mut s2 = s.clone();
             s2.commit_store(e, n);
@@ -282,12 +282,10 @@ impl<'p> Search<'_, 'p> {
             if !self.allowed(&s2) {
                 continue;
             }
-            let more = self.reach.future_store(&s2, loc);
-            for mask in 0u64..1 << waiting.len() {
-                // A load left waiting needs a store still to come.
-                if !more && mask != (1 << waiting.len()) - 1 {
-                    continue;
-                }
+            let more = *more.get_or_insert_with(|| self.reach.future_store(&s2, loc));
+            // A load left waiting needs a store still to come.
+            let first = if more { 0 } else { all };
+            for mask in first..=all {
                 let chosen = |l: &EventId| {
                     waiting
                         .iter()

@@ -406,19 +406,20 @@ impl<'p> State<'p> {
 
     /// The enabled accesses, smallest first.
     pub fn enabled_accesses(&self) -> Vec<EventId> {
-        let mut v = Vec::new();
-        for (t, th) in self.threads.iter().enumerate() {
-            for i in 0..th.events.len() {
-                let e = EventId {
+        self.enabled_iter().collect()
+    }
+
+    /// The enabled accesses, smallest first, computed as they are asked for (the search
+    /// needs only the first one not postponed).
+    pub fn enabled_iter(&self) -> impl Iterator<Item = EventId> + '_ {
+        self.threads.iter().enumerate().flat_map(move |(t, th)| {
+            (0..th.events.len())
+                .map(move |i| EventId {
                     thread: t as u32,
                     index: i as u32,
-                };
-                if self.instr(e).is_access() && self.enabled(e) {
-                    v.push(e);
-                }
-            }
-        }
-        v
+                })
+                .filter(move |e| self.instr(*e).is_access() && self.enabled(*e))
+        })
     }
 
     /// The value a source holds.
