@@ -46,8 +46,8 @@ pub struct LitmusArgs {
     /// The test (.litmus, herd format, PPC).
     pub file: PathBuf,
     /// Memory model: power (the default) or sc.
-    #[arg(long, value_name = "MODEL", default_value = "power")]
-    pub mm: String,
+    #[arg(long, value_name = "MODEL", value_parser = parse_mm, default_value = "power")]
+    pub mm: crate::engine::MemoryModel,
     /// Give up after this many seconds.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,

@@ -11,15 +11,12 @@ use crate::explore::rsmc::MemoryModel;
 use crate::litmus;
 
 pub fn run(args: &LitmusArgs) -> u8 {
-    let model = match args.mm.as_str() {
-        "power" => MemoryModel::Power,
-        "sc" => MemoryModel::Sc,
-        other => {
-            eprintln!(
-                "yogar: error: memory model '{other}' is not supported by litmus (power, sc)"
-            );
-            return exit::USAGE;
-        }
+    let Some(model) = MemoryModel::of(args.mm) else {
+        eprintln!(
+            "yogar: error: memory model '{}' is not supported by litmus (power, sc)",
+            args.mm.name()
+        );
+        return exit::USAGE;
     };
     let text = match std::fs::read_to_string(&args.file) {
         Ok(t) => t,

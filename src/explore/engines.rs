@@ -49,18 +49,14 @@ pub fn verify(
     max_executions: Option<u64>,
 ) -> Outcome {
     if explorer == Explorer::Rsmc {
-        let model = match opts.memory_model {
-            crate::engine::MemoryModel::Power => super::rsmc::MemoryModel::Power,
-            crate::engine::MemoryModel::Sc => super::rsmc::MemoryModel::Sc,
-            m => {
-                return Outcome::unknown(
-                    crate::verdict::UnknownReason::UnsupportedMemoryModel {
-                        model: m.name().into(),
-                        engine: "rsmc".into(),
-                    },
-                    Default::default(),
-                )
-            }
+        let Some(model) = super::rsmc::MemoryModel::of(opts.memory_model) else {
+            return Outcome::unknown(
+                crate::verdict::UnknownReason::UnsupportedMemoryModel {
+                    model: opts.memory_model.name().into(),
+                    engine: "rsmc".into(),
+                },
+                Default::default(),
+            );
         };
         let mut opts = opts.clone();
         opts.max_executions = max_executions;

@@ -22,6 +22,17 @@ pub enum MemoryModel {
     Power,
 }
 
+impl MemoryModel {
+    /// The explorer's model for a `--mm` choice, if it knows that model.
+    pub fn of(m: crate::engine::MemoryModel) -> Option<MemoryModel> {
+        match m {
+            crate::engine::MemoryModel::Sc => Some(MemoryModel::Sc),
+            crate::engine::MemoryModel::Power => Some(MemoryModel::Power),
+            crate::engine::MemoryModel::Tso | crate::engine::MemoryModel::Pso => None,
+        }
+    }
+}
+
 /// The trace of a state as relations.
 struct Graph {
     n: usize,
