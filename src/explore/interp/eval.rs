@@ -44,7 +44,7 @@ impl Cx {
 }
 
 /// Truncate to `bits` and extend by `signed` (the canonical form of a scalar's bits).
-pub(super) fn norm(v: u64, bits: u32, signed: bool) -> u64 {
+pub(crate) fn norm(v: u64, bits: u32, signed: bool) -> u64 {
     if bits >= 64 || bits == 0 {
         return v;
     }

@@ -26,6 +26,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::ir::{FuncId, InstrId, InstrKind, Loc, LoopId, PlaceBase, Program, TypeId, VarId};
 
+pub(crate) use eval::norm;
 use eval::Cx;
 
 /// A memory object: its owner (0: the program's globals; t + 1: made by thread t) and its

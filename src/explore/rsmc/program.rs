@@ -84,17 +84,9 @@ impl Expr {
     }
 }
 
-/// The low `bits` of `v`, sign- or zero-extended to 64 bits.
+/// The low `bits` of `v`, sign- or zero-extended to 64 bits (the interpreter's scalar form).
 pub fn extend(v: i64, bits: u32, signed: bool) -> i64 {
-    if bits >= 64 || bits == 0 {
-        return v;
-    }
-    let m = (v as u64) & ((1u64 << bits) - 1);
-    if signed && (m >> (bits - 1)) & 1 == 1 {
-        (m | !((1u64 << bits) - 1)) as i64
-    } else {
-        m as i64
-    }
+    crate::explore::interp::norm(v as u64, bits, signed) as i64
 }
 
 /// The POWER fences.
