@@ -220,7 +220,9 @@ impl Symex<'_, '_, '_> {
         let upto = self.effects.len();
         let changed = self.changed(head, &now, upto);
         let narrowed = self.enc.and(taken, changed);
+        // The statistics walk the loop once: a loop already counted is not looked at again.
         if self.enc.const_value(changed) != Some(true)
+            && !self.spin_seen.contains(&(func, lp, None))
             && quiet_path(self, body, info.head, info.back_edge)
             && self.spin_seen.insert((func, lp, None))
         {
