@@ -263,10 +263,12 @@ impl Symex<'_, '_, '_> {
         self.unlock(mutex, s)?;
         let next = InstrId::from_u32(at.as_u32() + 1);
         let key = (self.frame, func, at);
-        if let Some(prev) = self.wait_snaps.get(&key).cloned() {
-            let mut now = self.snapshot(func, next, s);
-            now.mutex = Some(ptr.clone());
-            let changed = self.changed(&prev, &now, before_unlock);
+        // The state just after the unlock: compared with the previous pass, then kept as the
+        // previous pass of the next one (the blocking below changes only the guard).
+        let mut snap = self.snapshot(func, next, s);
+        snap.mutex = Some(ptr);
+        if let Some(prev) = self.wait_snaps.remove(&key) {
+            let changed = self.changed(&prev, &snap, before_unlock);
             let both = self.enc.and(prev.guard, s.guard);
             let repeat = self.enc.and(both, !changed);
             if self.enc.const_value(repeat) != Some(false) {
@@ -279,8 +281,7 @@ impl Symex<'_, '_, '_> {
                 s.guard = self.enc.and(s.guard, !repeat);
             }
         }
-        let mut snap = self.snapshot(func, next, s);
-        snap.mutex = Some(ptr);
+        snap.guard = s.guard;
         self.lock(mutex, s)?;
         snap.mark = self.effects.len();
         self.wait_snaps.insert(key, snap);
