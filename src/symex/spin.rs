@@ -206,6 +206,8 @@ impl Symex<'_, '_, '_> {
 
     /// At the back edge of `lp`: the guard of the path that goes round again, `taken`, is
     /// narrowed to iterations that had a visible effect (see the module documentation).
+    /// Also returns the state compared, with the narrowed guard: the head's snapshot of the
+    /// next iteration (nothing happens between the back edge and the head).
     pub(super) fn spin_back_edge(
         &mut self,
         func: FuncId,
@@ -213,7 +215,7 @@ impl Symex<'_, '_, '_> {
         head: &Snapshot,
         s: &State,
         taken: Lit,
-    ) -> Lit {
+    ) -> (Lit, Snapshot) {
         let body = self.prog.funcs[func].body.as_ref().expect("a body");
         let info = &body.loops[lp];
         let now = self.snapshot(func, info.head, s);
@@ -246,7 +248,9 @@ impl Symex<'_, '_, '_> {
                 self.spin.pure_iteration_loops += 1;
             }
         }
-        narrowed
+        let mut next = now;
+        next.guard = narrowed;
+        (narrowed, next)
     }
 
     /// `pthread_cond_wait` with the reduction: unlock, block when the pass since the previous
