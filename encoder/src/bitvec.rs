@@ -40,6 +40,22 @@ impl BitVec {
     pub fn bit(&self, i: u32) -> Lit {
         self.bits[i as usize]
     }
+    /// `Some(value)` when every bit is `true_lit` or its negation (the encoder's constants)
+    /// and the width is at most 64.
+    pub fn const_value(&self, true_lit: Lit) -> Option<u64> {
+        if self.width() > 64 {
+            return None;
+        }
+        let mut v = 0u64;
+        for (i, &l) in self.bits.iter().enumerate() {
+            if l == true_lit {
+                v |= 1 << i;
+            } else if l != !true_lit {
+                return None;
+            }
+        }
+        Some(v)
+    }
     /// The most significant (sign) bit.
     pub fn msb(&self) -> Lit {
         self.bits[self.bits.len() - 1]
@@ -67,16 +83,7 @@ impl Encoder<'_> {
 
     /// `Some(value)` when every bit is a constant and the width is at most 64.
     pub fn bv_const_value(&self, a: &BitVec) -> Option<u64> {
-        if a.width() > 64 {
-            return None;
-        }
-        let mut v = 0u64;
-        for (i, &l) in a.bits().iter().enumerate() {
-            if self.const_value(l)? {
-                v |= 1 << i;
-            }
-        }
-        Some(v)
+        a.const_value(self.tru())
     }
 
     /// A fresh unconstrained (nondeterministic) vector.

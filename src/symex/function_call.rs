@@ -61,6 +61,8 @@ impl Symex<'_, '_, '_> {
         let mut ret_vals: Vec<(Lit, Val)> = Vec::new();
         let mut counts: HashMap<LoopId, u32> = HashMap::new();
         let mut heads: HashMap<LoopId, super::spin::Snapshot> = HashMap::new();
+        // The snapshot the last back edge took, for the head it jumps to.
+        let mut carried: Option<(LoopId, super::spin::Snapshot)> = None;
         let mut via_back = false;
         let mut pc = 0usize;
         loop {
@@ -102,7 +104,10 @@ impl Symex<'_, '_, '_> {
                     }
                     // The initialisers write memory as a map, not as events: not reduced.
                     if self.opts.spin_reduction && !self.init_mode {
-                        let snap = self.snapshot(func, id, &s);
+                        let snap = match carried.take() {
+                            Some((from, snap)) if via_back && from == lp => snap,
+                            _ => self.snapshot(func, id, &s),
+                        };
                         heads.insert(lp, snap);
                     }
                 }
@@ -123,8 +128,11 @@ impl Symex<'_, '_, '_> {
                     let stay = self.enc.and(g, !c);
                     let target = target.as_u32() as usize;
                     if let Some(lp) = back_edge {
+                        carried = None;
                         if let Some(head) = heads.get(lp) {
-                            taken = self.spin_back_edge(func, *lp, head, &s, taken);
+                            let (narrowed, next) = self.spin_back_edge(func, *lp, head, &s, taken);
+                            taken = narrowed;
+                            carried = Some((*lp, next));
                         }
                         let count = counts.entry(*lp).or_insert(0);
                         if *count + 1 < self.loop_bound(func, *lp) {

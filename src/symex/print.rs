@@ -34,24 +34,10 @@ impl EquationPrinter<'_> {
         }
     }
 
-    /// The constant a value holds, if every bit is the constant literal or its negation.
-    fn constant(&self, v: &BitVec) -> Option<u64> {
-        let t = self.out.equation.true_lit;
-        let mut n = 0u64;
-        for (i, &b) in v.bits().iter().enumerate().take(64) {
-            if b == t {
-                n |= 1 << i;
-            } else if b != !t {
-                return None;
-            }
-        }
-        Some(n)
-    }
-
     fn value(&self, v: &BitVec) -> String {
-        match self.constant(v) {
-            Some(n) if v.width() <= 64 => format!("{n} ({} bits)", v.width()),
-            _ => format!("symbolic ({} bits)", v.width()),
+        match v.const_value(self.out.equation.true_lit) {
+            Some(n) => format!("{n} ({} bits)", v.width()),
+            None => format!("symbolic ({} bits)", v.width()),
         }
     }
 

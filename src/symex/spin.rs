@@ -206,6 +206,8 @@ impl Symex<'_, '_, '_> {
 
     /// At the back edge of `lp`: the guard of the path that goes round again, `taken`, is
     /// narrowed to iterations that had a visible effect (see the module documentation).
+    /// Also returns the state compared, with the narrowed guard: the head's snapshot of the
+    /// next iteration (nothing happens between the back edge and the head).
     pub(super) fn spin_back_edge(
         &mut self,
         func: FuncId,
@@ -213,14 +215,16 @@ impl Symex<'_, '_, '_> {
         head: &Snapshot,
         s: &State,
         taken: Lit,
-    ) -> Lit {
+    ) -> (Lit, Snapshot) {
         let body = self.prog.funcs[func].body.as_ref().expect("a body");
         let info = &body.loops[lp];
         let now = self.snapshot(func, info.head, s);
         let upto = self.effects.len();
         let changed = self.changed(head, &now, upto);
         let narrowed = self.enc.and(taken, changed);
+        // The statistics walk the loop once: a loop already counted is not looked at again.
         if self.enc.const_value(changed) != Some(true)
+            && !self.spin_seen.contains(&(func, lp, None))
             && quiet_path(self, body, info.head, info.back_edge)
             && self.spin_seen.insert((func, lp, None))
         {
@@ -244,7 +248,9 @@ impl Symex<'_, '_, '_> {
                 self.spin.pure_iteration_loops += 1;
             }
         }
-        narrowed
+        let mut next = now;
+        next.guard = narrowed;
+        (narrowed, next)
     }
 
     /// `pthread_cond_wait` with the reduction: unlock, block when the pass since the previous
@@ -261,10 +267,12 @@ impl Symex<'_, '_, '_> {
         self.unlock(mutex, s)?;
         let next = InstrId::from_u32(at.as_u32() + 1);
         let key = (self.frame, func, at);
-        if let Some(prev) = self.wait_snaps.get(&key).cloned() {
-            let mut now = self.snapshot(func, next, s);
-            now.mutex = Some(ptr.clone());
-            let changed = self.changed(&prev, &now, before_unlock);
+        // The state just after the unlock: compared with the previous pass, then kept as the
+        // previous pass of the next one (the blocking below changes only the guard).
+        let mut snap = self.snapshot(func, next, s);
+        snap.mutex = Some(ptr);
+        if let Some(prev) = self.wait_snaps.remove(&key) {
+            let changed = self.changed(&prev, &snap, before_unlock);
             let both = self.enc.and(prev.guard, s.guard);
             let repeat = self.enc.and(both, !changed);
             if self.enc.const_value(repeat) != Some(false) {
@@ -277,8 +285,7 @@ impl Symex<'_, '_, '_> {
                 s.guard = self.enc.and(s.guard, !repeat);
             }
         }
-        let mut snap = self.snapshot(func, next, s);
-        snap.mutex = Some(ptr);
+        snap.guard = s.guard;
         self.lock(mutex, s)?;
         snap.mark = self.effects.len();
         self.wait_snaps.insert(key, snap);

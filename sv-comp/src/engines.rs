@@ -363,17 +363,6 @@ pub fn render_summary(s: &Summary, configs: &[Config], hard_seconds: f64) -> Str
     out
 }
 
-/// The arguments of one run of `config` at bound `unwind`.
-fn verify_args(config: &Config, unwind: u32) -> Vec<String> {
-    let mut args: Vec<String> = ["--32", "--no-unwinding-assertions", "--unwind"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    args.push(unwind.to_string());
-    args.extend(config.args.iter().map(|s| s.to_string()));
-    args
-}
-
 /// Runs every configuration on each (task, bound), `jobs` tasks side by side, printing rows
 /// as they end; returns the rows.
 fn run_rows(
@@ -398,7 +387,14 @@ fn run_rows(
                 };
                 let runs = configs
                     .iter()
-                    .map(|c| runs::run_verify(yogar, &verify_args(c, *unwind), &t.input, limit))
+                    .map(|c| {
+                        runs::run_verify(
+                            yogar,
+                            &runs::bounded_args(*unwind, c.args),
+                            &t.input,
+                            limit,
+                        )
+                    })
                     .collect();
                 let row = TaskRow {
                     task: t.name.clone(),
@@ -651,7 +647,7 @@ mod tests {
     #[test]
     fn every_run_decides_the_same_bounded_problem() {
         for c in &CONFIGS {
-            let args = verify_args(c, 7);
+            let args = runs::bounded_args(7, c.args);
             assert!(args.windows(2).any(|w| w[0] == "--unwind" && w[1] == "7"));
             assert!(args.iter().any(|a| a == "--no-unwinding-assertions"));
         }

@@ -69,13 +69,7 @@ fn sweep(
                 cells.push(cell(None));
                 continue;
             }
-            let mut all: Vec<String> = ["--32", "--no-unwinding-assertions", "--unwind"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect();
-            all.push(unwind.to_string());
-            all.extend(args.iter().map(|s| s.to_string()));
-            let run = runs::run_verify(yogar, &all, &file, limit);
+            let run = runs::run_verify(yogar, &runs::bounded_args(unwind, args), &file, limit);
             gave_up[k] = !run.verdict.finished();
             cells.push(cell(Some(&run)));
         }

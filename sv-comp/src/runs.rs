@@ -63,16 +63,23 @@ impl RunVerdict {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RunOutput {
     pub verdict: Option<RunVerdict>,
+    /// Clauses of the formula the engine solved (`growth`).
     pub clauses: Option<u64>,
-    pub refinements: Option<u64>,
-    pub refinement_clauses: Option<u64>,
-    pub xi_clauses: Option<u64>,
-    /// Only printed by newer `verify --stats` for the Yogar engine.
-    pub phi0_clauses: Option<u64>,
-    pub monolithic_xi_clauses: Option<u64>,
     /// Explorer engines: complete executions explored, and runs that ended blocked.
     pub executions: Option<u64>,
     pub blocked: Option<u64>,
+}
+
+/// The arguments of a run that decides the bounded problem at `unwind` (ILP32, no unwinding
+/// assertions), followed by `extra` (the engine and back end).
+pub fn bounded_args(unwind: u32, extra: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = ["--32", "--no-unwinding-assertions", "--unwind"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    args.push(unwind.to_string());
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args
 }
 
 /// Reads the `--stats` lines and the verdict (the last non-empty line) of a run's stdout.
@@ -87,11 +94,6 @@ pub fn parse_output(stdout: &str) -> RunOutput {
         };
         let slot = match key {
             "clauses" => &mut out.clauses,
-            "refinements" => &mut out.refinements,
-            "refinement clauses" => &mut out.refinement_clauses,
-            "xi clauses" => &mut out.xi_clauses,
-            "phi0 clauses" => &mut out.phi0_clauses,
-            "monolithic xi clauses" => &mut out.monolithic_xi_clauses,
             "explored executions" => &mut out.executions,
             "blocked runs" => &mut out.blocked,
             _ => continue,
@@ -400,22 +402,16 @@ mod tests {
 
     #[test]
     fn parses_stats_and_verdicts() {
-        let text = "threads: 3\nclauses: 1200\nzeta clauses: 40\nxi clauses: 0\n\
-                    refinements: 7\nrefinement clauses: 200\nphi0 clauses: 950\n\
-                    monolithic xi clauses: 3000\ntotal time: 0.5\nTRUE\n";
+        let text = "threads: 3\nclauses: 1200\nrefinements: 7\nexplored executions: 36\n\
+                    blocked runs: 2\ntotal time: 0.5\nTRUE\n";
         let o = parse_output(text);
         assert_eq!(o.verdict, Some(RunVerdict::True));
         assert_eq!(o.clauses, Some(1200));
-        assert_eq!(o.refinements, Some(7));
-        assert_eq!(o.xi_clauses, Some(0));
-        assert_eq!(o.phi0_clauses, Some(950));
-        assert_eq!(o.monolithic_xi_clauses, Some(3000));
+        assert_eq!((o.executions, o.blocked), (Some(36), Some(2)));
 
-        let o = parse_output(
-            "clauses: 1200\nrefinement clauses: 200\nstep 1: x = 2\nFALSE(unreach-call)\n\n",
-        );
+        let o = parse_output("clauses: 1200\nstep 1: x = 2\nFALSE(unreach-call)\n\n");
         assert_eq!(o.verdict, Some(RunVerdict::False));
-        assert_eq!(o.phi0_clauses, None);
+        assert_eq!(o.executions, None);
 
         let o = parse_output("clauses: 5\nUNKNOWN (timeout)\n");
         assert_eq!(o.verdict, Some(RunVerdict::Unknown("timeout".into())));

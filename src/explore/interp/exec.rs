@@ -5,8 +5,7 @@
 use super::eval::Cx;
 use super::memory::MAX_OBJECT;
 use super::{
-    memory, trap, BoundHit, HeadMark, Machine, NondetRequest, ObjId, Prov, RunEnd, Scalar, Stop,
-    Value, R,
+    trap, BoundHit, HeadMark, Machine, NondetRequest, ObjId, Prov, RunEnd, Scalar, Stop, Value, R,
 };
 use crate::ir::{FuncId, InstrId, InstrKind, LoopId, Type};
 
@@ -233,38 +232,58 @@ impl<'p> Machine<'p> {
     /// The thread's effect count (the current step's writes included) and the objects of the
     /// live private variables of its top frame and of its thread-local variables.
     fn head_mark(&self, t: usize, f: FuncId, head: InstrId, lp: LoopId) -> HeadMark {
-        let th = &self.threads[t];
-        let frame = th.frames.last().expect("a running thread has a frame");
-        let live_at = self.live.get(&f).and_then(|l| l.live_in(head));
-        let mut vars: Vec<(ObjId, memory::Object)> = frame
-            .vars
-            .iter()
-            .filter(|(v, _)| live_at.is_some_and(|l| l.contains(v)))
-            .map(|(_, &o)| (o, self.obj(o).clone()))
-            .collect();
-        vars.extend(th.tls.values().map(|&o| (o, self.obj(o).clone())));
         HeadMark {
             lp,
-            effects: th.effects + self.accesses.iter().filter(|a| a.write).count() as u64,
-            atomic: th.atomic,
-            vars,
+            effects: self.effect_count(t),
+            atomic: self.threads[t].atomic,
+            vars: self
+                .head_objects(t, f, head)
+                .map(|o| (o, self.obj(o).clone()))
+                .collect(),
         }
     }
 
-    /// Whether the iteration of `lp` now ending left the thread as it was at the head.
+    /// The thread's writes, synchronisation writes and allocations so far.
+    fn effect_count(&self, t: usize) -> u64 {
+        self.threads[t].effects + self.accesses.iter().filter(|a| a.write).count() as u64
+    }
+
+    /// The objects a head mark keeps: the top frame's variables live at `head`, then the
+    /// thread-local ones.
+    fn head_objects(&self, t: usize, f: FuncId, head: InstrId) -> impl Iterator<Item = ObjId> + '_ {
+        let th = &self.threads[t];
+        let frame = th.frames.last().expect("a running thread has a frame");
+        let live_at = self.live.get(&f).and_then(|l| l.live_in(head));
+        frame
+            .vars
+            .iter()
+            .filter(move |(v, _)| live_at.is_some_and(|l| l.contains(v)))
+            .map(|(_, &o)| o)
+            .chain(th.tls.values().copied())
+    }
+
+    /// Whether the iteration of `lp` now ending left the thread as it was at the head
+    /// (compared in place: the back edge copies nothing).
     fn effect_free_iteration(&self, t: usize, f: FuncId, lp: LoopId) -> bool {
         let frame = self.frame(t);
         let Some(before) = frame.heads.iter().find(|h| h.lp == lp) else {
             return false;
         };
+        if self.effect_count(t) != before.effects || self.threads[t].atomic != before.atomic {
+            return false;
+        }
         let head = self.prog.funcs[f].body.as_ref().expect("a body").loops[lp].head;
-        let now = self.head_mark(t, f, head, lp);
-        now.effects == before.effects
-            && now.atomic == before.atomic
-            && now.vars.len() == before.vars.len()
-            && now.vars.iter().zip(&before.vars).all(|((oa, a), (ob, b))| {
-                oa == ob && a.bytes == b.bytes && a.provs == b.provs && a.undef == b.undef
-            })
+        let mut kept = before.vars.iter();
+        for o in self.head_objects(t, f, head) {
+            let Some((ob, b)) = kept.next() else {
+                return false;
+            };
+            let a = self.obj(o);
+            if o != *ob || a.bytes != b.bytes || a.provs != b.provs || a.undef != b.undef {
+                return false;
+            }
+        }
+        kept.next().is_none()
     }
 
     /// A taken back edge: within the bound it jumps; past it the run ends (asserted bound) or

@@ -2,7 +2,7 @@
 //! and the atomic section around a call of an atomic function.
 
 use lang_c::ast::*;
-use lang_c::span::Span;
+use lang_c::span::{Node, Span};
 
 use super::builtins::{strip_casts, PRINTF_FAMILY};
 use super::{Lowerer, Sym, R};
@@ -21,12 +21,8 @@ impl Lowerer<'_> {
                     return Ok(r);
                 }
                 if PRINTF_FAMILY.contains(&name) && !self.defined.contains(name) {
-                    let writes = c.arguments.iter().any(|a| match &a.node {
-                        Expression::StringLiteral(l) => l.node.iter().any(|p| format_writes(p)),
-                        _ => false,
-                    });
-                    if writes {
-                        return Err(self.unsupported(span, format!("{name} with a %n conversion")));
+                    if let Some(why) = printf_may_write(name, &c.arguments) {
+                        return Err(self.unsupported(span, format!("{name} with {why}")));
                     }
                 }
             }
@@ -117,6 +113,24 @@ impl Lowerer<'_> {
         if self.loc.line == 0 {
             self.set_loc(span);
         }
+    }
+}
+
+/// Why a call of a printf-family function may write through an argument, or `None` when it
+/// only reads: a `%n` conversion writes the count of characters printed through its argument,
+/// and a format that is not a string literal may hold one whenever arguments follow it.
+fn printf_may_write(name: &str, args: &[Node<Expression>]) -> Option<&'static str> {
+    // The format follows the stream in fprintf, dprintf and vfprintf.
+    let at = usize::from(matches!(name, "fprintf" | "dprintf" | "vfprintf"));
+    let format = args.get(at)?;
+    match &format.node {
+        Expression::StringLiteral(l) => l
+            .node
+            .iter()
+            .any(|p| format_writes(p))
+            .then_some("a %n conversion"),
+        _ if args.len() > at + 1 => Some("a format that is not a string literal"),
+        _ => None,
     }
 }
 

@@ -739,12 +739,8 @@ impl<'a> Lowerer<'a> {
         let mut named = std::collections::HashSet::new();
         prog.external_calls
             .retain(|c| reach[c.caller.index()] && named.insert(c.name.clone()));
-        {
-            for (f, e) in poisoned {
-                if reach[f.index()] {
-                    return Err(e);
-                }
-            }
+        if let Some((_, e)) = poisoned.into_iter().find(|(f, _)| reach[f.index()]) {
+            return Err(e);
         }
         Ok(prog)
     }
@@ -807,15 +803,26 @@ impl<'a> Lowerer<'a> {
     }
 }
 
-/// Whether an argument may carry a pointer to the program's memory: a data pointer, or an
-/// integer converted from one. Function pointers do not (a function cannot be written).
+/// Whether an argument may carry a pointer to the program's memory: a value whose type holds
+/// a data pointer (itself, or a member of a struct or array passed by value), or an integer
+/// converted from one. Function pointers do not (a function cannot be written).
 fn may_carry_pointer(types: &Types, e: &Expr) -> bool {
-    let data_ptr = types
-        .pointee(e.ty)
-        .is_some_and(|p| !matches!(types.get(p), Type::Func { .. }));
-    data_ptr
+    holds_data_pointer(types, e.ty)
         || match &e.kind {
             ExprKind::Cast(x) => may_carry_pointer(types, x),
             _ => false,
         }
+}
+
+/// Whether a value of type `t` holds a data pointer.
+fn holds_data_pointer(types: &Types, t: TypeId) -> bool {
+    match types.get(t) {
+        Type::Pointer(p) => !matches!(types.get(*p), Type::Func { .. }),
+        Type::Array { elem, .. } => holds_data_pointer(types, *elem),
+        Type::Struct(s) => types.structs[*s]
+            .fields
+            .iter()
+            .any(|f| holds_data_pointer(types, f.ty)),
+        _ => false,
+    }
 }

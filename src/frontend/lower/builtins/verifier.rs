@@ -3,7 +3,7 @@
 //! `__VERIFIER_assume`, `__VERIFIER_atomic_begin/end` and `__VERIFIER_nondet_*`.
 
 use lang_c::ast::*;
-use lang_c::span::Span;
+use lang_c::span::{Node, Span};
 
 use super::super::{Lowerer, Sym, R};
 use super::{Builtin, Call};
@@ -54,7 +54,14 @@ impl Lowerer<'_> {
             return Ok(false);
         }
         self.set_loc(span);
-        let cond = self.rvalue(&c.condition)?;
+        self.assertion(&c.condition, span)?;
+        Ok(true)
+    }
+
+    /// An assertion of `e`: a property that fails where `e` is zero, after which only the
+    /// executions where it held go on (a failed assert aborts the program).
+    fn assertion(&mut self, e: &Node<Expression>, span: Span) -> R<()> {
+        let cond = self.rvalue(e)?;
         if !self.types.is_scalar(cond.ty) {
             return Err(self.invalid(span, "assert of a non-scalar"));
         }
@@ -64,9 +71,8 @@ impl Lowerer<'_> {
             cond: cond.clone(),
             prop,
         });
-        // A failed assert aborts the program: executions continue only where it held.
         self.emit(InstrKind::Assume(cond));
-        Ok(true)
+        Ok(())
     }
 
     /// The SV-COMP builtins; `None` for any other name.
@@ -102,14 +108,7 @@ impl Lowerer<'_> {
                 // Reached only when the program declares it without a body (SV-COMP tasks
                 // define it, calling reach_error): a declaration alone must not drop the check.
                 self.arg_count(name, args, 1, span)?;
-                let c = self.rvalue(&args[0])?;
-                let c = self.truth(c);
-                let prop = self.new_prop(PropKind::Assert);
-                self.emit(InstrKind::Assert {
-                    cond: c.clone(),
-                    prop,
-                });
-                self.emit(InstrKind::Assume(c));
+                self.assertion(&args[0], span)?;
                 None
             }
             "__VERIFIER_assume" => {
