@@ -7,9 +7,11 @@
 //! default and the monolithic engine against the unwind bound and the thread count) and
 //! `rsmc` (the POWER explorer on the SB+kW family).
 
+mod child;
 mod engines;
 mod explore;
 mod growth;
+mod regress;
 mod rsmc;
 mod runs;
 mod solvers;
@@ -48,6 +50,16 @@ pub struct Options {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("regress") {
+        let (mut out, mut err) = (std::io::stdout(), std::io::stderr());
+        return ExitCode::from(regress::run(
+            &args[1..],
+            &mut regress::Log {
+                out: &mut out,
+                err: &mut err,
+            },
+        ));
+    }
     ExitCode::from(run(&args))
 }
 
