@@ -35,6 +35,7 @@ fn dpor_all(prog: &Program, constrained: bool) -> dpor::Report {
             constrained,
             all: true,
             keep_runs: true,
+            concolic: None,
         },
     )
 }
@@ -98,4 +99,93 @@ fn c1_cdpor_is_false_from_z_minus_1() {
         verdict(&prog, yogar::explore::Explorer::Dpor),
         Verdict::False { .. }
     ));
+}
+
+/// Schedules × symbolic inputs over the whole space (violations included).
+fn concolic_all(prog: &Program, constrained: bool) -> dpor::Report {
+    yogar::explore::concolic::search::explore(
+        prog,
+        &dpor::Options {
+            bounds: bounds(),
+            budget: Budget::default(),
+            constrained,
+            all: true,
+            keep_runs: false,
+            concolic: None,
+        },
+    )
+}
+
+/// E1: two 32-bit inputs choose T1's write; only (i <= 0, j > 0) with T1 before T2 fails.
+/// The explorers find it (inputs solved, not enumerated), and the search covers exactly the
+/// 4 reachable paths: (a, ¬c), (¬a b, ¬c), (¬a ¬b, ¬c), (¬a b, c); (a, c) and (¬a ¬b, c)
+/// cannot happen. It needs 3 input classes (one per way through T1's branches).
+#[test]
+fn e1_is_unsafe_and_covers_exactly_the_4_reachable_paths() {
+    let prog = load("mpc_e1_false.c");
+    for e in [
+        yogar::explore::Explorer::Dpor,
+        yogar::explore::Explorer::Cdpor,
+    ] {
+        let v = verdict(&prog, e);
+        assert!(matches!(v, Verdict::False { .. }), "{e:?}: {v:?}");
+    }
+    for constrained in [false, true] {
+        let r = concolic_all(&prog, constrained);
+        let s = &r.findings.stats;
+        assert!(r.findings.violation.is_some());
+        assert!(
+            r.findings.incomplete.is_none(),
+            "{:?}",
+            r.findings.incomplete
+        );
+        assert_eq!(s.paths, 4, "{s:?}");
+        assert_eq!(s.input_classes, 3, "{s:?}");
+    }
+}
+
+/// E2: no inputs; the violation needs the order T2.w, T1.r, T1.w, T2.r.
+#[test]
+fn e2_is_unsafe() {
+    let prog = load("mpc_e2_false.c");
+    for e in [
+        yogar::explore::Explorer::Dpor,
+        yogar::explore::Explorer::Cdpor,
+    ] {
+        let v = verdict(&prog, e);
+        assert!(matches!(v, Verdict::False { .. }), "{e:?}: {v:?}");
+    }
+    let r = concolic_all(&prog, false);
+    assert_eq!(r.findings.stats.input_classes, 1);
+}
+
+/// Inputs through arithmetic, shared memory, an assumption and a division whose divisor
+/// depends on the input and the order: FALSE needs a solved input (n <= -3) and T2 reading
+/// y before T1 writes it; the TRUE twin differs only in the bound the assumption excludes.
+#[test]
+fn symbolic_inputs_through_arithmetic_and_shared_memory() {
+    let f = load("mpc_input_arith_false.c");
+    let t = load("mpc_input_arith_true.c");
+    for e in [
+        yogar::explore::Explorer::Dpor,
+        yogar::explore::Explorer::Cdpor,
+    ] {
+        let v = verdict(&f, e);
+        assert!(matches!(v, Verdict::False { .. }), "{e:?}: {v:?}");
+        let v = verdict(&t, e);
+        assert!(matches!(v, Verdict::True { .. }), "{e:?}: {v:?}");
+    }
+    let r = concolic_all(&t, false);
+    assert!(r.findings.stats.input_classes > 1, "{:?}", r.findings.stats);
+}
+
+/// An input-dependent array index is beyond the symbolic shadow: UNKNOWN, not a guess.
+#[test]
+fn input_dependent_index_is_unknown() {
+    let prog = load("array_var_index_true.c");
+    let v = verdict(&prog, yogar::explore::Explorer::Dpor);
+    assert!(
+        matches!(&v, Verdict::Unknown(why) if format!("{why:?}").contains("input-dependent")),
+        "{v:?}"
+    );
 }

@@ -41,6 +41,9 @@ pub struct Options {
     pub all: bool,
     /// Keep the events of every complete run (for counting equivalence classes).
     pub keep_runs: bool,
+    /// Run concolically with this symbolic state: nondet inputs of more than two values are
+    /// symbolic (see `explore::concolic`); without it they end the search as UNKNOWN.
+    pub concolic: Option<crate::explore::concolic::Handle>,
 }
 
 /// The result: findings, and the complete runs when asked for.
@@ -78,7 +81,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
     let start = Instant::now();
     let mut f = Findings::default();
     let mut runs = Vec::new();
-    let m = match Machine::with_bounds(prog, Some(opts.bounds.clone())) {
+    let mut m = match Machine::with_bounds(prog, Some(opts.bounds.clone())) {
         Ok(m) => m,
         Err(e) => {
             f.give_up(UnknownReason::unsupported(format!(
@@ -87,6 +90,9 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
             return Report { findings: f, runs };
         }
     };
+    if let Some(h) = &opts.concolic {
+        m.attach_concolic(h.clone());
+    }
     let enabled = m.runnable();
     let first = enabled.first().copied();
     let mut stack = vec![Node {
@@ -186,6 +192,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
         }
         if let Some(end) = &n.step.end {
             f.stats.executions += 1;
+            f.paths.insert(m.path_id());
             if let RunEnd::Violation { thread, loc } = end {
                 if f.violation.is_none() {
                     let steps: Vec<&Step> = events
