@@ -502,6 +502,25 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// The mutex thread `t` waits for: its next step takes a mutex another thread holds.
+    pub fn blocked_on(&self, t: usize) -> Option<(ObjId, u64)> {
+        let (f, i) = self.next_instr(t)?;
+        let m = match &self.instr(f, i).kind {
+            InstrKind::MutexLock(m) => m,
+            InstrKind::CondWait { mutex, .. } if self.cond_waiting(t) => mutex,
+            _ => return None,
+        };
+        let memo = self.threads[t].memo.clone();
+        match self.eval(&mut Cx::unlimited(t, memo), m) {
+            Ok(Value::Scalar(Scalar {
+                bits,
+                prov: Some(Prov::Obj(o)),
+                sym: None,
+            })) if self.mutexes.get(&(o, bits)).is_some_and(|&h| h != t) => Some((o, bits)),
+            _ => None,
+        }
+    }
+
     /// Whether an instruction touches only the registers of its own frame (no shared state,
     /// no thread or lock operation): a scheduler need not interleave before it.
     fn invisible(&self, t: usize) -> bool {
