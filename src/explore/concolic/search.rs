@@ -79,7 +79,7 @@ pub fn explore(prog: &Program, opts: &dpor::Options) -> Report {
         run_opts.budget.max_executions = opts
             .budget
             .max_executions
-            .map(|n| n - (total.stats.executions + total.stats.blocked));
+            .map(|n| n.saturating_sub(total.stats.executions + total.stats.blocked));
         h.borrow_mut().start_run(job.values.clone());
         let mut rep = dpor::explore(prog, &run_opts);
         let f = &rep.findings;
