@@ -290,10 +290,7 @@ impl<'p> Machine<'p> {
                 [(0, p, sz)] if *sz as u64 == size => Some(*p),
                 _ => None,
             };
-            let sym = match shadow {
-                Some(s) => Some(self.loaded(s, types.bits(ty), types.is_signed(ty))),
-                None => None,
-            };
+            let sym = shadow.map(|s| self.loaded(s, types.bits(ty), types.is_signed(ty)));
             Ok(Value::Scalar(Scalar { bits, prov, sym }))
         } else if shadow.is_some() {
             trap("unsupported: input-dependent value inside an aggregate")
