@@ -284,23 +284,68 @@ fn record_end(
 }
 
 /// Adds the RVF classes of every witness of the leaf `inst` to `seen`; false when there are
-/// too many witnesses to enumerate.
+/// too many witness prefixes to enumerate. The witness prefixes are searched with a memo
+/// whose key holds, besides the machine state, the causal order among the reads so far and
+/// the reads causally before each thread's next event and each location's last write: two
+/// prefixes equal in all of these have the same completions and give the same classes.
 fn count_leaf(root: &Machine, inst: &[Vec<Ev>], seen: &mut BTreeSet<classes::RvfClass>) -> bool {
+    use super::interp::{Access, Target};
+    type Reads = BTreeSet<(usize, u32)>;
     let lens: Vec<u32> = inst.iter().map(|v| v.len() as u32).collect();
+    #[derive(Clone)]
     struct S<'p> {
         m: Machine<'p>,
         counts: Vec<u32>,
         sync: SyncWriters,
         steps: Vec<Step>,
+        /// Reads causally before each thread's next event.
+        threads: Vec<Reads>,
+        /// Last write per target (most recent last) with the reads causally before it.
+        writes: Vec<(Target, Reads)>,
+        order: BTreeSet<((usize, u32), (usize, u32))>,
     }
+    type Key = (
+        Vec<u32>,
+        Vec<(event::SyncKey, event::EvId)>,
+        Vec<Reads>,
+        Vec<(Target, Reads)>,
+        BTreeSet<((usize, u32), (usize, u32))>,
+        u64,
+    );
+    // The same cells as `classes::reads_from`.
+    let same_cell = |a: &Access, w: &Target| {
+        let w = Access {
+            target: *w,
+            write: true,
+            value: 0,
+        };
+        a.target == w.target || a.conflicts(&w)
+    };
+    let mut memo: HashMap<Key, Vec<Machine>> = HashMap::new();
     let mut stack = vec![S {
         m: root.clone(),
         counts: vec![0; inst.len()],
         sync: SyncWriters::new(),
         steps: Vec::new(),
+        threads: vec![Reads::new(); inst.len()],
+        writes: Vec::new(),
+        order: BTreeSet::new(),
     }];
     let mut states = 0u64;
     while let Some(s) = stack.pop() {
+        let key: Key = (
+            s.counts.clone(),
+            s.sync.iter().map(|(k, v)| (*k, *v)).collect(),
+            s.threads.clone(),
+            s.writes.clone(),
+            s.order.clone(),
+            s.m.fingerprint(),
+        );
+        let bucket = memo.entry(key).or_default();
+        if bucket.iter().any(|m| m.same_state(&s.m)) {
+            continue;
+        }
+        bucket.push(s.m.clone());
         states += 1;
         if states > CLASS_STATES {
             return false;
@@ -320,16 +365,34 @@ fn count_leaf(root: &Machine, inst: &[Vec<Ev>], seen: &mut BTreeSet<classes::Rvf
             if ran.obs != ev.obs {
                 continue;
             }
-            let mut counts = s.counts.clone();
-            counts[t] += 1;
-            let mut steps = s.steps.clone();
-            steps.push(ran.step);
-            stack.push(S {
-                m: ran.machine,
-                counts,
-                sync: ran.sync,
-                steps,
-            });
+            let mut n = s.clone();
+            n.m = ran.machine;
+            n.sync = ran.sync;
+            n.counts[t] += 1;
+            let id = (t, k + 1);
+            let mut causal = n.threads[t].clone();
+            for a in ran.step.accesses.iter().filter(|a| !a.write) {
+                if let Some((_, r)) = n.writes.iter().rev().find(|(w, _)| same_cell(a, w)) {
+                    causal.extend(r.iter().copied());
+                }
+            }
+            if ran.step.accesses.iter().any(|a| !a.write) {
+                for r in &causal {
+                    n.order.insert((*r, id));
+                }
+                causal.insert(id);
+            }
+            for a in ran.step.accesses.iter().filter(|a| a.write) {
+                n.writes.retain(|(w, _)| *w != a.target);
+                n.writes.push((a.target, causal.clone()));
+            }
+            n.threads.resize(n.m.num_threads().max(n.threads.len()), Reads::new());
+            for &c in &ran.step.created {
+                n.threads[c] = causal.clone();
+            }
+            n.threads[t] = causal;
+            n.steps.push(ran.step);
+            stack.push(n);
         }
     }
     true
