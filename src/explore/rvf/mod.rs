@@ -191,7 +191,10 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
                 &root,
                 &node.inst,
                 Some(t),
-                &node.sched,
+                verify_sc::Order {
+                    aux: &node.sched,
+                    greedy: true,
+                },
                 opts.budget.deadline,
             ) {
                 Ok(found) => found,
@@ -273,6 +276,18 @@ fn record_end(
 ) -> bool {
     if let RunEnd::Violation { thread, loc } = end {
         if f.violation.is_none() {
+            // The same run in the order the other explorers print (lower threads first):
+            // witness replay finds it more easily.
+            let plain = verify_sc::Order {
+                aux: &[],
+                greedy: false,
+            };
+            let limit = Instant::now() + std::time::Duration::from_secs(2);
+            let ordered = verify_sc::search(root, inst, None, plain, Some(limit))
+                .ok()
+                .and_then(|found| found.witnesses.into_iter().next())
+                .map(|(_, st)| st.sched);
+            let sched = ordered.as_deref().unwrap_or(sched);
             let (m, steps) = replay(root, inst, sched);
             debug_assert_eq!(steps.last().map(|s| &s.end), Some(&step.end));
             let refs: Vec<&Step> = steps.iter().collect();

@@ -77,15 +77,27 @@ pub enum Stop {
     Unmodelled(Unmodelled),
 }
 
+/// How to order the search.
+#[derive(Copy, Clone)]
+pub struct Order<'a> {
+    /// Successors in the order of this schedule first (the auxiliary trace).
+    pub aux: &'a [usize],
+    /// Take an executable pure read alone (off: lower threads first throughout, for a
+    /// witness in the order other explorers print).
+    pub greedy: bool,
+}
+
 /// Searches the witnesses of `inst` (per thread, its events) from the initial state `root`,
-/// with one more event of thread `cand` when given; successors in the order of `aux`.
+/// with one more event of thread `cand` when given. The last event of an instance may end
+/// the run (a violation): a witness then ends with it.
 pub fn search<'p>(
     root: &Machine<'p>,
     inst: &[Vec<Ev>],
     cand: Option<usize>,
-    aux: &[usize],
+    order: Order,
     deadline: Option<Instant>,
 ) -> Result<Found<'p>, Stop> {
+    let aux = order.aux;
     let lens: Vec<u32> = inst.iter().map(|v| v.len() as u32).collect();
     let mut found = Found::default();
     let mut cands: Vec<Ev> = Vec::new();
@@ -148,7 +160,14 @@ pub fn search<'p>(
                 continue;
             };
             let ran = event::run(&s.machine, t, k, &ev.choices, &s.sync).map_err(Stop::Unmodelled)?;
-            if ran.obs != ev.obs || ended_early(&ran.step) {
+            let last = s.counts.iter().zip(&lens).enumerate().all(|(q, (c, l))| {
+                if q == t {
+                    c + 1 == *l
+                } else {
+                    c == l
+                }
+            });
+            if ran.obs != ev.obs || (ended_early(&ran.step) && !(last && cand.is_none())) {
                 continue;
             }
             let mut n = State {
@@ -160,7 +179,7 @@ pub fn search<'p>(
             };
             n.counts[t] += 1;
             n.sched.push(t);
-            if ev.pure_read {
+            if ev.pure_read && order.greedy {
                 next = vec![n];
                 greedy = true;
                 break;
