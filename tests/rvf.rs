@@ -53,15 +53,25 @@ fn verdict(name: &str) -> Verdict {
 fn b2_rvf_explores_2_executions_covering_3_rvf_classes() {
     for name in ["paper_b2_fig6_safe.c", "paper_b2_fig6_unsafe.c"] {
         let r = rvf_all(&load(name));
-        assert_eq!(r.findings.stats.executions, 2, "{name}: {:?}", r.findings.stats);
+        assert_eq!(
+            r.findings.stats.executions, 2,
+            "{name}: {:?}",
+            r.findings.stats
+        );
         assert_eq!(r.classes, Some(3), "{name}");
     }
 }
 
 #[test]
 fn b2_verdicts() {
-    assert!(matches!(verdict("paper_b2_fig6_safe.c"), Verdict::True { .. }));
-    assert!(matches!(verdict("paper_b2_fig6_unsafe.c"), Verdict::False { .. }));
+    assert!(matches!(
+        verdict("paper_b2_fig6_safe.c"),
+        Verdict::True { .. }
+    ));
+    assert!(matches!(
+        verdict("paper_b2_fig6_unsafe.c"),
+        Verdict::False { .. }
+    ));
 }
 
 /// C2: the read of x observes 0 or 5 (3 reads-from classes: the initial value, p's or q's
@@ -71,8 +81,14 @@ fn c2_rvf_explores_2_executions_and_2_classes() {
     let r = rvf_all(&load("paper_c2_dcdpor_safe.c"));
     assert_eq!(r.findings.stats.executions, 2, "{:?}", r.findings.stats);
     assert_eq!(r.classes, Some(2));
-    assert!(matches!(verdict("paper_c2_dcdpor_safe.c"), Verdict::True { .. }));
-    assert!(matches!(verdict("paper_c2_dcdpor_unsafe.c"), Verdict::False { .. }));
+    assert!(matches!(
+        verdict("paper_c2_dcdpor_safe.c"),
+        Verdict::True { .. }
+    ));
+    assert!(matches!(
+        verdict("paper_c2_dcdpor_unsafe.c"),
+        Verdict::False { .. }
+    ));
 }
 
 /// B3 with 3 threads (`x = 1; a_i = x;`): every read observes 1, one class, one execution.
@@ -81,16 +97,28 @@ fn b3_rvf_explores_one_execution() {
     let r = rvf_all(&load("paper_b3_exponential_n3.c"));
     assert_eq!(r.findings.stats.executions, 1, "{:?}", r.findings.stats);
     assert_eq!(r.classes, Some(1));
-    assert!(matches!(verdict("paper_b3_exponential_n3.c"), Verdict::True { .. }));
+    assert!(matches!(
+        verdict("paper_b3_exponential_n3.c"),
+        Verdict::True { .. }
+    ));
 }
 
 /// C1 (bodies as atomic blocks): TRUE from z = -2, FALSE from z = -1 (only r.q.p ends with
 /// z == -1 there: an exploration that merged q's runs wrongly would miss it).
 #[test]
 fn c1_verdicts() {
-    assert!(matches!(verdict("paper_c1_atomic_zm2_true.c"), Verdict::True { .. }));
-    assert!(matches!(verdict("paper_c1_working_example_zm2.c"), Verdict::True { .. }));
-    assert!(matches!(verdict("paper_c1_working_example_zm1.c"), Verdict::False { .. }));
+    assert!(matches!(
+        verdict("paper_c1_atomic_zm2_true.c"),
+        Verdict::True { .. }
+    ));
+    assert!(matches!(
+        verdict("paper_c1_working_example_zm2.c"),
+        Verdict::True { .. }
+    ));
+    assert!(matches!(
+        verdict("paper_c1_working_example_zm1.c"),
+        Verdict::False { .. }
+    ));
 }
 
 /// The instances explored are never more than the runs source-DPOR explores (one per

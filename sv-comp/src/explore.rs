@@ -136,9 +136,7 @@ fn family(yogar: &Path, dir: &Path, fam: &Family, sizes: &[u32], limit: f64) -> 
 /// of Mazurkiewicz traces, or rvf one other than the number of reads-value-from classes.
 pub fn run(options: &Options) -> bool {
     let limit = options.limit.unwrap_or(DEFAULT_LIMIT);
-    println!(
-        "== explore: dpor, cdpor and rvf on scaling families, limit {limit} s CPU per run =="
-    );
+    println!("== explore: dpor, cdpor and rvf on scaling families, limit {limit} s CPU per run ==");
     let Some(yogar) = runs::yogar_binary() else {
         println!("skipped: no yogar binary next to the bench executable (run `make build`)");
         return true;

@@ -176,7 +176,8 @@ impl<'p> Machine<'p> {
                 let (bytes, provs) = self.read_bytes(s, soff, n)?;
                 self.log(s, soff, n, false, super::memory::summary(&bytes));
                 if !self.obj(s).private {
-                    self.read_values.push(Value::Bytes(bytes.clone(), provs.clone()));
+                    self.read_values
+                        .push(Value::Bytes(bytes.clone(), provs.clone()));
                 }
                 self.write_bytes(d, doff, &bytes, &provs)?;
                 self.advance(t);

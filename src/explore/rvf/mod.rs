@@ -166,8 +166,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
                 }
             }
             if let Some((step, end)) = ended {
-                if record_end(&mut f, &root, &node.inst, &node.sched, &step, &end) && !opts.all
-                {
+                if record_end(&mut f, &root, &node.inst, &node.sched, &step, &end) && !opts.all {
                     break 'search;
                 }
             }
@@ -401,7 +400,8 @@ fn count_leaf(root: &Machine, inst: &[Vec<Ev>], seen: &mut BTreeSet<classes::Rvf
                 n.writes.retain(|(w, _)| *w != a.target);
                 n.writes.push((a.target, causal.clone()));
             }
-            n.threads.resize(n.m.num_threads().max(n.threads.len()), Reads::new());
+            n.threads
+                .resize(n.m.num_threads().max(n.threads.len()), Reads::new());
             for &c in &ran.step.created {
                 n.threads[c] = causal.clone();
             }

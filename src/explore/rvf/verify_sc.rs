@@ -102,7 +102,12 @@ pub fn search<'p>(
     let mut found = Found::default();
     let mut cands: Vec<Ev> = Vec::new();
     let mut done: Vec<bool> = Vec::new();
-    type Key = (Vec<u32>, Option<usize>, Vec<(event::SyncKey, event::EvId)>, u64);
+    type Key = (
+        Vec<u32>,
+        Option<usize>,
+        Vec<(event::SyncKey, event::EvId)>,
+        u64,
+    );
     let mut seen: HashMap<Key, Vec<Machine<'p>>> = HashMap::new();
     let mut stack = vec![State {
         machine: root.clone(),
@@ -159,7 +164,8 @@ pub fn search<'p>(
             let Some(ev) = inst.get(t).and_then(|v| v.get(k as usize)) else {
                 continue;
             };
-            let ran = event::run(&s.machine, t, k, &ev.choices, &s.sync).map_err(Stop::Unmodelled)?;
+            let ran =
+                event::run(&s.machine, t, k, &ev.choices, &s.sync).map_err(Stop::Unmodelled)?;
             let last = s.counts.iter().zip(&lens).enumerate().all(|(q, (c, l))| {
                 if q == t {
                     c + 1 == *l
@@ -190,13 +196,14 @@ pub fn search<'p>(
             if let Some(c) = cand.filter(|&c| s.cand.is_none() && runnable.contains(&c)) {
                 let k = lens.get(c).copied().unwrap_or(0);
                 if s.counts.get(c).copied().unwrap_or(0) == k {
-                    for ran in event::run_all(&s.machine, c, k, &s.sync).map_err(Stop::Unmodelled)? {
+                    for ran in
+                        event::run_all(&s.machine, c, k, &s.sync).map_err(Stop::Unmodelled)?
+                    {
                         let ev = ran.event();
                         let mut sched = s.sched.clone();
                         sched.push(c);
                         if ended_early(&ran.step) {
-                            let violation =
-                                matches!(ran.step.end, Some(RunEnd::Violation { .. }));
+                            let violation = matches!(ran.step.end, Some(RunEnd::Violation { .. }));
                             found.ended.push(Ended {
                                 sched,
                                 event: ev,
