@@ -1,8 +1,8 @@
-//! Every program of tests/programs through the explorers (dpor and cdpor): a TRUE or FALSE
+//! Every program of tests/programs through the explorers (dpor, cdpor and rvf): a TRUE or FALSE
 //! must be the expected verdict (the SAT engines give it, see program_verdicts.rs); an
 //! explorer that runs out of its budget or meets a nondet input it cannot enumerate answers
-//! UNKNOWN and counts as not finished. Every FALSE of dpor has a witness `yogar replay`
-//! confirms.
+//! UNKNOWN and counts as not finished. Every FALSE of dpor and of rvf has a witness
+//! `yogar replay` confirms.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -70,8 +70,24 @@ fn cdpor_agrees_with_the_expected_verdicts() {
 }
 
 #[test]
+fn rvf_agrees_with_the_expected_verdicts() {
+    let (decided, wrong) = run(Explorer::Rvf);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(decided >= 100, "only {decided} programs decided");
+}
+
+#[test]
 fn dpor_witnesses_pass_replay() {
-    let tmp = std::env::temp_dir().join(format!("yogar-dpor-{}", std::process::id()));
+    witnesses_pass_replay("dpor");
+}
+
+#[test]
+fn rvf_witnesses_pass_replay() {
+    witnesses_pass_replay("rvf");
+}
+
+fn witnesses_pass_replay(engine: &str) {
+    let tmp = std::env::temp_dir().join(format!("yogar-{engine}-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).expect("temp dir");
     let mut checked = 0;
     let mut failures = Vec::new();
@@ -81,7 +97,7 @@ fn dpor_witnesses_pass_replay() {
         }
         let w = tmp.join(format!("{checked}.graphml"));
         let v = Command::new(env!("CARGO_BIN_EXE_yogar"))
-            .args(["verify", "--engine", "dpor", "--max-executions", "20000"])
+            .args(["verify", "--engine", engine, "--max-executions", "20000"])
             .args([
                 "--timeout",
                 "5",
@@ -114,7 +130,7 @@ fn dpor_witnesses_pass_replay() {
     let _ = std::fs::remove_dir_all(&tmp);
     assert!(
         checked >= 25,
-        "only {checked} FALSE programs decided by dpor"
+        "only {checked} FALSE programs decided by {engine}"
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -66,8 +66,8 @@ pub struct VerifyArgs {
     pub property: Option<PathBuf>,
     /// Verification engine: yogar (the default: ordering consistency checked inside the SAT
     /// search), cegar (the Yogar paper's refinement loop), monolithic (one solve with the
-    /// scheduling constraint, the CBMC-style baseline), or an explorer (dpor, cdpor; rsmc: the
-    /// POWER explorer, with --mm power or sc).
+    /// scheduling constraint, the CBMC-style baseline), or an explorer (dpor, cdpor, rvf; rsmc:
+    /// the POWER explorer, with --mm power or sc).
     #[arg(long, value_name = "NAME", value_parser = parse_engine, default_value = Engine::NAMES[0].0)]
     pub engine: Engine,
     /// ILP32 data model (int, long and pointers are 32 bits).

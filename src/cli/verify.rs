@@ -387,6 +387,7 @@ fn stat_lines(s: &engine::EngineStats) -> Vec<(&'static str, Value)> {
         v.extend([
             ("explored executions", e.executions.into()),
             ("blocked runs", e.blocked.into()),
+            ("redundant runs or instances", e.redundant.into()),
             ("explored steps", e.steps.into()),
             ("races reversed", e.races.into()),
             ("constrained independences", e.constrained.into()),

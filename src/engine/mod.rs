@@ -3,7 +3,7 @@
 //! [`Engine`] names them: `yogar` (the default: ordering consistency checked inside the SAT
 //! search), `cegar` (the paper's loop: refine the abstraction from outside, one counterexample
 //! at a time), `monolithic` (the exact scheduling constraint ξ and one solve, the CBMC-style
-//! baseline), and the enumerative explorers `dpor` and `cdpor` (`crate::explore`, which run the
+//! baseline), and the enumerative explorers `dpor`, `cdpor` and `rvf` (`crate::explore`, which run the
 //! program concretely and share nothing with the SAT path but the frontend and the IR). The SAT
 //! engines share [`Outcome`], [`EngineOptions`] and the trace builder, and decide on a
 //! [`SymexOutput`] that symbolic execution made once ([`symbolic_execution`]).
@@ -133,6 +133,9 @@ pub enum Engine {
     /// Enumerative: the POWER explorer (stateless model checking for POWER; SC with
     /// `--mm sc`).
     Rsmc,
+    /// Enumerative: RVF-SMC, one run per reads-value-from instance over the concrete
+    /// interpreter.
+    Rvf,
 }
 
 impl Engine {
@@ -144,6 +147,7 @@ impl Engine {
         ("dpor", Engine::Dpor),
         ("cdpor", Engine::Cdpor),
         ("rsmc", Engine::Rsmc),
+        ("rvf", Engine::Rvf),
     ];
 
     /// The engine called `name`.
@@ -163,6 +167,7 @@ impl Engine {
             Engine::Dpor => "dpor",
             Engine::Cdpor => "cdpor",
             Engine::Rsmc => "rsmc",
+            Engine::Rvf => "rvf",
         }
     }
 
@@ -175,9 +180,12 @@ impl Engine {
     pub fn default_solver(self) -> &'static str {
         match self {
             Engine::Yogar => "cadical",
-            Engine::Cegar | Engine::Monolithic | Engine::Dpor | Engine::Cdpor | Engine::Rsmc => {
-                solver_glue::DEFAULT_SOLVER
-            }
+            Engine::Cegar
+            | Engine::Monolithic
+            | Engine::Dpor
+            | Engine::Cdpor
+            | Engine::Rsmc
+            | Engine::Rvf => solver_glue::DEFAULT_SOLVER,
         }
     }
 
@@ -188,6 +196,7 @@ impl Engine {
             Engine::Dpor => Some(crate::explore::Explorer::Dpor),
             Engine::Cdpor => Some(crate::explore::Explorer::Cdpor),
             Engine::Rsmc => Some(crate::explore::Explorer::Rsmc),
+            Engine::Rvf => Some(crate::explore::Explorer::Rvf),
             Engine::Yogar | Engine::Cegar | Engine::Monolithic => None,
         }
     }
@@ -199,7 +208,7 @@ impl Engine {
             Engine::Yogar => yogar::decide(prog, out, opts),
             Engine::Cegar => cegar::decide(prog, out, opts),
             Engine::Monolithic => monolithic::decide(prog, out, opts),
-            Engine::Dpor | Engine::Cdpor | Engine::Rsmc => Outcome::unknown(
+            Engine::Dpor | Engine::Cdpor | Engine::Rsmc | Engine::Rvf => Outcome::unknown(
                 UnknownReason::Internal("an explorer has no equation to decide".into()),
                 EngineStats::default(),
             ),

@@ -1,4 +1,4 @@
-//! The explorers as verification engines: `dpor` and `cdpor` answer with the same
+//! The explorers as verification engines: `dpor`, `cdpor` and `rvf` answer with the same
 //! [`Outcome`] as the SAT engines, so that the verdict line, the printed trace and the
 //! witness come from the same code.
 
@@ -18,6 +18,8 @@ pub enum Explorer {
     Cdpor,
     /// The POWER explorer (under the options' memory model).
     Rsmc,
+    /// RVF-SMC: reads-value-from instances.
+    Rvf,
 }
 
 impl Explorer {
@@ -26,6 +28,7 @@ impl Explorer {
             Explorer::Dpor => "dpor",
             Explorer::Cdpor => "cdpor",
             Explorer::Rsmc => "rsmc",
+            Explorer::Rvf => "rvf",
         }
     }
 }
@@ -67,6 +70,18 @@ pub fn verify(
         max_executions,
         deadline: opts.timeout.map(|t| Instant::now() + t),
     };
+    if explorer == Explorer::Rvf {
+        let report = super::rvf::explore(
+            prog,
+            &super::rvf::Options {
+                bounds: bounds.clone(),
+                budget,
+                all: false,
+                count_classes: false,
+            },
+        );
+        return report.findings.outcome(&bounds);
+    }
     let findings = super::concolic::search::explore(
         prog,
         &super::dpor::Options {

@@ -12,6 +12,7 @@ pub mod findings;
 pub mod interp;
 pub mod replay;
 pub mod rsmc;
+pub mod rvf;
 pub mod sched;
 pub mod trace;
 

@@ -5,7 +5,7 @@
 //! thread can move in between, so the whole section is one step. A prefix is restored from a
 //! snapshot: [`Machine`] is cheap to clone.
 
-use super::interp::{Access, Machine, NondetRequest, ObjId, RunEnd, Target};
+use super::interp::{Access, Machine, NondetRequest, ObjId, RunEnd, Target, Value};
 use crate::ir::{InstrKind, Loc};
 
 /// A nondet value of a step: the value taken and how many there are (`0 .. domain`).
@@ -38,6 +38,8 @@ pub struct Step {
     /// Where the step started.
     pub loc: Loc,
     pub accesses: Vec<Access>,
+    /// The exact values of the shared memory reads among `accesses`, in their order.
+    pub values: Vec<Value>,
     /// A mutex taken, and whether taking it could have blocked (lock, condition wake-up) or
     /// not (a successful trylock).
     pub acquire: Option<((ObjId, u64), bool)>,
@@ -81,6 +83,7 @@ pub fn run_step(m: &mut Machine, t: usize, forced: &[u64]) -> Result<Step, Unenu
         thread: t,
         loc: m.position(t).map(|(_, l)| l).unwrap_or_default(),
         accesses: Vec::new(),
+        values: Vec::new(),
         acquire: None,
         release: None,
         created: Vec::new(),
@@ -157,6 +160,7 @@ pub fn run_step(m: &mut Machine, t: usize, forced: &[u64]) -> Result<Step, Unenu
             });
         }
         step.accesses.extend(m.accesses.iter().copied());
+        step.values.extend(m.read_values.iter().cloned());
         match r {
             Err(e) => {
                 step.end = Some(e);

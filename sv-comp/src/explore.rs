@@ -1,15 +1,17 @@
-//! Section `explore`: the enumerative explorers (`--engine dpor`, `--engine cdpor`) on two
-//! scaling families written here, with explored executions, blocked runs and CPU time per
-//! size.
+//! Section `explore`: the enumerative explorers (`--engine dpor`, `--engine cdpor`,
+//! `--engine rvf`) on two scaling families written here, with explored executions, blocked
+//! runs (rvf: instances reached again) and CPU time per size.
 //!
 //! - B3 (the exponential-gap family of the RVF paper): N threads each run `x = 1; a[i] = x;`.
 //!   Writes of `x` conflict with each other and with the other threads' reads, so the
 //!   Mazurkiewicz traces are the N! orders of the writes times, for the thread whose write is
 //!   p-th, the N - p places of its read among the later writes: (N!)². Source-DPOR explores
 //!   exactly one execution per trace, so a dpor count other than (N!)² fails the section.
-//!   Every read returns 1, which the constrained explorer can exploit.
+//!   Every read returns 1, which the constrained explorer can exploit, and there is one
+//!   reads-value-from class: rvf must explore exactly 1 execution.
 //! - Lock counter: N threads each increment a counter under one mutex. The traces are the N!
-//!   orders of the critical sections; dpor must explore exactly N!.
+//!   orders of the critical sections; dpor must explore exactly N!, and so must rvf (each
+//!   acquisition follows one release, so every order is its own reads-value-from class).
 //!
 //! Each run is a child `yogar verify --unwind N --engine E --stats` under a CPU limit, as in
 //! the other sections.
@@ -24,7 +26,7 @@ pub const DEFAULT_LIMIT: f64 = 20.0;
 /// Thread counts of B3 and of the lock counter.
 pub const B3_SIZES: [u32; 5] = [2, 3, 4, 5, 6];
 pub const LOCK_SIZES: [u32; 7] = [2, 3, 4, 5, 6, 7, 8];
-const EXPLORERS: [&str; 2] = ["dpor", "cdpor"];
+const EXPLORERS: [&str; 3] = ["dpor", "cdpor", "rvf"];
 
 fn factorial(n: u64) -> u64 {
     (1..=n).product()
@@ -56,36 +58,41 @@ pub fn lock_counter_program(n: u32) -> String {
     )
 }
 
-fn cell(run: &EngineRun) -> String {
+fn cell(run: &EngineRun, second: Option<u64>) -> String {
     format!(
         "{:<8} {:>9} {:>8} {:>8.3}",
         run.verdict.short(),
         run.output.executions.map_or("-".into(), |n| n.to_string()),
-        run.output.blocked.map_or("-".into(), |n| n.to_string()),
+        second.map_or("-".into(), |n| n.to_string()),
         run.seconds()
     )
 }
 
-/// Runs one family; returns false when dpor's count differs from `expected` for a size it
-/// finished.
-fn family(
-    yogar: &Path,
-    dir: &Path,
-    name: &str,
+/// A family: its program and the executions dpor and rvf must explore.
+struct Family {
+    name: &'static str,
     program: fn(u32) -> String,
-    expected: fn(u32) -> u64,
-    sizes: &[u32],
-    limit: f64,
-) -> bool {
+    dpor: fn(u32) -> u64,
+    rvf: fn(u32) -> u64,
+}
+
+/// Runs one family; returns false when dpor's or rvf's count differs from the expected one
+/// for a size it finished.
+fn family(yogar: &Path, dir: &Path, fam: &Family, sizes: &[u32], limit: f64) -> bool {
+    let name = fam.name;
     println!("-- {name} --");
     println!(
-        "{:>3} {:>9} | {:<38} | {:<38}",
-        "N", "expected", "dpor: verdict execs blocked cpu_s", "cdpor: verdict execs blocked cpu_s"
+        "{:>3} {:>9} | {:<38} | {:<38} | {:<38}",
+        "N",
+        "expected",
+        "dpor: verdict execs blocked cpu_s",
+        "cdpor: verdict execs blocked cpu_s",
+        "rvf: verdict execs redund. cpu_s"
     );
     let mut ok = true;
     for &n in sizes {
         let file = dir.join(format!("{name}_{n}.c"));
-        if let Err(e) = std::fs::write(&file, program(n)) {
+        if let Err(e) = std::fs::write(&file, (fam.program)(n)) {
             println!("skipped: cannot write {}: {e}", file.display());
             return true;
         }
@@ -99,16 +106,24 @@ fn family(
                 runs::run_verify(yogar, &a, &file, limit)
             })
             .collect();
-        let want = expected(n);
+        let want = (fam.dpor)(n);
         let dpor = &runs[0];
         let mismatch = dpor.verdict.finished() && dpor.output.executions != Some(want);
-        ok &= !mismatch;
+        let rvf = &runs[2];
+        let rvf_mismatch = rvf.verdict.finished() && rvf.output.executions != Some((fam.rvf)(n));
+        ok &= !mismatch && !rvf_mismatch;
         println!(
-            "{n:>3} {want:>9} | {} | {}{}",
-            cell(&runs[0]),
-            cell(&runs[1]),
+            "{n:>3} {want:>9} | {} | {} | {}{}{}",
+            cell(&runs[0], runs[0].output.blocked),
+            cell(&runs[1], runs[1].output.blocked),
+            cell(&runs[2], runs[2].output.redundant),
             if mismatch {
                 "   !!! dpor count differs from the number of traces"
+            } else {
+                ""
+            },
+            if rvf_mismatch {
+                "   !!! rvf count differs from the number of RVF classes"
             } else {
                 ""
             }
@@ -118,10 +133,10 @@ fn family(
 }
 
 /// Runs the section; false when dpor explored a number of executions other than the number
-/// of Mazurkiewicz traces.
+/// of Mazurkiewicz traces, or rvf one other than the number of reads-value-from classes.
 pub fn run(options: &Options) -> bool {
     let limit = options.limit.unwrap_or(DEFAULT_LIMIT);
-    println!("== explore: dpor and cdpor on scaling families, limit {limit} s CPU per run ==");
+    println!("== explore: dpor, cdpor and rvf on scaling families, limit {limit} s CPU per run ==");
     let Some(yogar) = runs::yogar_binary() else {
         println!("skipped: no yogar binary next to the bench executable (run `make build`)");
         return true;
@@ -133,24 +148,20 @@ pub fn run(options: &Options) -> bool {
         return true;
     }
     let quick = |s: &'static [u32]| if options.quick { &s[..2] } else { s };
-    let b3 = family(
-        &yogar,
-        &dir,
-        "b3",
-        b3_program,
-        |n| factorial(n as u64).pow(2),
-        quick(&B3_SIZES),
-        limit,
-    );
-    let lock = family(
-        &yogar,
-        &dir,
-        "lock_counter",
-        lock_counter_program,
-        |n| factorial(n as u64),
-        quick(&LOCK_SIZES),
-        limit,
-    );
+    let b3 = Family {
+        name: "b3",
+        program: b3_program,
+        dpor: |n| factorial(n as u64).pow(2),
+        rvf: |_| 1,
+    };
+    let lock = Family {
+        name: "lock_counter",
+        program: lock_counter_program,
+        dpor: |n| factorial(n as u64),
+        rvf: |n| factorial(n as u64),
+    };
+    let b3 = family(&yogar, &dir, &b3, quick(&B3_SIZES), limit);
+    let lock = family(&yogar, &dir, &lock, quick(&LOCK_SIZES), limit);
     let _ = std::fs::remove_dir_all(&dir);
     b3 && lock
 }

@@ -70,6 +70,8 @@ pub struct RunOutput {
     /// Explorer engines: complete executions explored, and runs that ended blocked.
     pub executions: Option<u64>,
     pub blocked: Option<u64>,
+    /// rvf: instances reached again along another order of adding their reads.
+    pub redundant: Option<u64>,
 }
 
 /// The arguments of a run that decides the bounded problem at `unwind` (ILP32, no unwinding
@@ -98,6 +100,7 @@ pub fn parse_output(stdout: &str) -> RunOutput {
             "clauses" => &mut out.clauses,
             "explored executions" => &mut out.executions,
             "blocked runs" => &mut out.blocked,
+            "redundant runs or instances" => &mut out.redundant,
             _ => continue,
         };
         *slot = Some(n);

@@ -95,6 +95,7 @@ fn blocked_lock_races(stack: &mut [Node], events: &[Event], m: &Machine) -> u64 
                 write: true,
                 value: 0,
             }],
+            values: Vec::new(),
             acquire: Some((key, true)),
             release: None,
             created: Vec::new(),

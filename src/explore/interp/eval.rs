@@ -16,6 +16,8 @@ pub(super) struct Cx {
     pub wrote: bool,
     /// The fresh shared reads of this step.
     pub reads: Vec<Access>,
+    /// The exact values of `reads` (with the pointers they carry), in the same order.
+    pub read_values: Vec<Value>,
 }
 
 impl Cx {
@@ -27,6 +29,7 @@ impl Cx {
             budget,
             wrote: false,
             reads: Vec::new(),
+            read_values: Vec::new(),
         }
     }
     pub fn unlimited(t: usize, memo: Vec<Value>) -> Cx {
@@ -100,6 +103,7 @@ impl<'p> Machine<'p> {
                         write: false,
                         value,
                     });
+                    cx.read_values.push(v.clone());
                 }
                 cx.memo.push(v.clone());
                 cx.pos += 1;

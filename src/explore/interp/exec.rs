@@ -201,6 +201,10 @@ impl<'p> Machine<'p> {
                     return trap("unsupported: memcpy of an input-dependent value");
                 }
                 self.log(s, soff, n, false, super::memory::summary(&bytes));
+                if !self.obj(s).private {
+                    self.read_values
+                        .push(Value::Bytes(bytes.clone(), provs.clone()));
+                }
                 self.write_bytes(d, doff, &bytes, &provs)?;
                 self.advance(t);
             }

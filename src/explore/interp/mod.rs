@@ -281,6 +281,9 @@ pub struct Machine<'p> {
     pub last_shared: Vec<u32>,
     /// The accesses of the last [`Machine::step`] to state other threads can observe.
     pub accesses: Vec<Access>,
+    /// The exact values (pointers included) of the shared memory reads among `accesses`, in
+    /// their order: an access logs only a summary of its value.
+    pub read_values: Vec<Value>,
     /// Liveness of the bodies with loops (spin reduction only), shared by the clones.
     live: std::sync::Arc<HashMap<FuncId, crate::ir::liveness::Liveness>>,
     /// The symbolic state of a concolic run, shared by the clones.
@@ -339,6 +342,7 @@ impl<'p> Machine<'p> {
             steps: 0,
             last_shared: Vec::new(),
             accesses: Vec::new(),
+            read_values: Vec::new(),
             live: Default::default(),
             conc: None,
             paths: vec![0],
@@ -403,6 +407,24 @@ impl<'p> Machine<'p> {
     /// Whether thread `t` waits in `pthread_cond_wait` for its mutex.
     pub fn cond_waiting(&self, t: usize) -> bool {
         self.threads[t].status == Status::CondWaiting
+    }
+
+    /// A hash of the memory (every object's bytes, pointers and liveness): equal states give
+    /// equal fingerprints (for bucketing states before [`Machine::same_state`]).
+    pub fn fingerprint(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        for objs in &self.objects {
+            objs.len().hash(&mut h);
+            for o in objs {
+                o.bytes.hash(&mut h);
+                o.provs.hash(&mut h);
+                o.alive.hash(&mut h);
+                o.undef.hash(&mut h);
+            }
+        }
+        self.mutexes.hash(&mut h);
+        h.finish()
     }
 
     /// Whether two states are the same (memory, threads, mutexes), counters aside.
@@ -571,6 +593,7 @@ impl<'p> Machine<'p> {
     ) -> Result<(), RunEnd> {
         self.last_shared.clear();
         self.accesses.clear();
+        self.read_values.clear();
         let r = self.exec(t, nondet).and_then(|()| {
             // Bounded, so that a thread spinning on its own registers still yields.
             let mut n = 0;
@@ -634,11 +657,13 @@ impl<'p> Machine<'p> {
         let (r, cx) = loop {
             let mut cx = Cx::new(t, memo.clone(), 1);
             let mark = self.accesses.len();
+            let vmark = self.read_values.len();
             match self.exec_in(&mut cx, nondet) {
                 // A read of an indeterminate value: it is a nondet input; then the
                 // instruction starts again (its evaluation has no effect before that read).
                 Err(Stop::Undefined(o, off, ty)) => {
                     self.accesses.truncate(mark);
+                    self.read_values.truncate(vmark);
                     self.fill_undefined(t, o, off, ty, nondet)?;
                 }
                 r => break (r, cx),
@@ -647,6 +672,9 @@ impl<'p> Machine<'p> {
         let mut log = cx.reads.clone();
         log.append(&mut self.accesses);
         self.accesses = log;
+        let mut values = cx.read_values.clone();
+        values.append(&mut self.read_values);
+        self.read_values = values;
         if let Some(instr) = at.filter(|i| i.loc.line != 0) {
             // As many accesses as the equation has events for the operation: a lock reads
             // and writes the lock cell (a failed trylock only reads it); a condition wait

@@ -1,0 +1,173 @@
+//! Events of the reads-value-from exploration and what they observe.
+//!
+//! An event is one visible step of the interpreter (`sched::run_step`), named by its thread
+//! and its position in the thread. A thread is deterministic given what its steps observe,
+//! so an event is fixed by its thread, its position and the observations of its thread's
+//! earlier events; running the same event again and seeing the same observations gives the
+//! same step (accesses, values written, end).
+//!
+//! What a step observes ([`Obs`]):
+//! - a shared memory read: its exact value (the bytes and the pointers they carry), not its
+//!   source: the reads-value-from equivalence compares values only;
+//! - a synchronisation object it depends on: the step that last wrote it. A lock
+//!   acquisition or trylock observes its mutex, a join the joined thread's end, a thread
+//!   creation the thread table (it takes the next thread number). As in the paper's mutex
+//!   extension every acquisition has exactly one good write (the release it follows);
+//! - a nondet value chosen by the step (enumerated like a read of a free input).
+//!
+//! A step that observes nothing (a write, an unlock, a thread's end) is a *non-read* event:
+//! it is always enabled and its effect depends on its thread alone.
+
+use std::collections::BTreeMap;
+
+use crate::explore::interp::{Machine, Target, Value};
+use crate::explore::sched::{self, Choice, Step, Unenumerable};
+use crate::ir::InstrKind;
+
+/// An event: thread, position in the thread (0-based).
+pub type EvId = (usize, u32);
+
+/// A synchronisation object as an ordered key: kind, object, offset.
+pub type SyncKey = (u8, u32, u32, u64);
+
+/// Last writer of every synchronisation object written so far.
+pub type SyncWriters = BTreeMap<SyncKey, EvId>;
+
+/// One observation of a step.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Obs {
+    /// The exact value a shared memory read returned.
+    Mem(Value),
+    /// The event that last wrote a synchronisation object (none: never written).
+    Sync(Option<EvId>),
+    /// A nondet value the step took.
+    Choice(u64),
+}
+
+/// A step whose accesses the exploration cannot model exactly.
+#[derive(Clone, Debug)]
+pub enum Unmodelled {
+    /// A nondet input with too many values.
+    Input(Unenumerable),
+    /// An over-approximated access (all memory, all globals) or a condition wait.
+    Access(&'static str),
+}
+
+fn sync_key(t: &Target) -> Option<SyncKey> {
+    match *t {
+        Target::Mutex(o, off) => Some((0, o.owner, o.index, off)),
+        Target::Threads => Some((1, 0, 0, 0)),
+        Target::Done(t) => Some((2, t as u32, 0, 0)),
+        _ => None,
+    }
+}
+
+/// An event as the instances of VerifySC know it: what it observed and the nondet values it
+/// took (to run it again the same way).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ev {
+    pub obs: Vec<Obs>,
+    pub choices: Vec<u64>,
+    /// It observes but writes nothing shared: running it early never disables another event
+    /// (the greedy rule of VerifySC).
+    pub pure_read: bool,
+}
+
+/// A step run from a state: the state after it, the step and its observations.
+pub struct Ran<'p> {
+    pub machine: Machine<'p>,
+    pub step: Step,
+    pub obs: Vec<Obs>,
+    pub sync: SyncWriters,
+}
+
+impl Ran<'_> {
+    pub fn event(&self) -> Ev {
+        Ev {
+            obs: self.obs.clone(),
+            choices: self.step.choices.iter().map(|c| c.value).collect(),
+            pure_read: !self.step.accesses.iter().any(|a| a.write),
+        }
+    }
+}
+
+/// Runs the next step of thread `t` (event `id`) from `m` with the nondet values `forced`
+/// (then 0), and reads off its observations given the synchronisation writers `sync`.
+pub fn run<'p>(
+    m: &Machine<'p>,
+    t: usize,
+    idx: u32,
+    forced: &[u64],
+    sync: &SyncWriters,
+) -> Result<Ran<'p>, Unmodelled> {
+    let kind = m.next_kind(t);
+    if matches!(kind, Some(InstrKind::CondWait { .. })) {
+        return Err(Unmodelled::Access("pthread_cond_wait in the rvf explorer"));
+    }
+    let trylock = matches!(kind, Some(InstrKind::MutexTryLock { .. }));
+    let mut machine = m.clone();
+    let step = sched::run_step(&mut machine, t, forced).map_err(Unmodelled::Input)?;
+    let mut obs = Vec::new();
+    let mut sync = sync.clone();
+    let mut values = step.values.iter();
+    for a in &step.accesses {
+        match a.target {
+            Target::Mem { .. } if !a.write => {
+                let v = values
+                    .next()
+                    .cloned()
+                    .ok_or(Unmodelled::Access("a read without its value"))?;
+                obs.push(Obs::Mem(v));
+            }
+            Target::Mem { .. } => {}
+            Target::Everything | Target::Globals => {
+                return Err(Unmodelled::Access(
+                    "an over-approximated access in the rvf explorer",
+                ))
+            }
+            target => {
+                let key = sync_key(&target).expect("a synchronisation target");
+                let reads = !a.write
+                    || matches!(target, Target::Threads)
+                    || (matches!(target, Target::Mutex(..)) && (step.acquire.is_some() || trylock));
+                if reads {
+                    obs.push(Obs::Sync(sync.get(&key).copied()));
+                }
+                if a.write {
+                    sync.insert(key, (t, idx));
+                }
+            }
+        }
+    }
+    obs.extend(step.choices.iter().map(|c| Obs::Choice(c.value)));
+    Ok(Ran {
+        machine,
+        step,
+        obs,
+        sync,
+    })
+}
+
+/// Every outcome of the next step of thread `t`: one per vector of nondet values.
+pub fn run_all<'p>(
+    m: &Machine<'p>,
+    t: usize,
+    idx: u32,
+    sync: &SyncWriters,
+) -> Result<Vec<Ran<'p>>, Unmodelled> {
+    let mut out = Vec::new();
+    let mut pending: Vec<Vec<u64>> = vec![Vec::new()];
+    while let Some(prefix) = pending.pop() {
+        let r = run(m, t, idx, &prefix, sync)?;
+        let choices: &[Choice] = &r.step.choices;
+        for (j, c) in choices.iter().enumerate().skip(prefix.len()) {
+            for v in (0..c.domain).filter(|&v| v != c.value) {
+                let mut alt: Vec<u64> = choices[..j].iter().map(|c| c.value).collect();
+                alt.push(v);
+                pending.push(alt);
+            }
+        }
+        out.push(r);
+    }
+    Ok(out)
+}

@@ -1,0 +1,447 @@
+//! RVF-SMC: stateless model checking over the reads-value-from equivalence (Agarwal,
+//! Chatterjee, Pathak, Pavlogiannis, Toman, CAV 2021). Two runs are equivalent when they
+//! have the same events, every event reads and writes the same values, and the causal order
+//! (program order and reads-from) among the reads is the same. Equivalent runs give every
+//! thread the same local states, so exploring one run per class decides every assertion.
+//!
+//! # The exploration
+//!
+//! A node is an *instance*: per thread, a prefix of its events, every event with what it
+//! observes (`event::Obs`: the value of each memory read, the write a synchronisation read
+//! follows, the nondet values). A thread is deterministic given its observations, so the
+//! instance fixes its events. From a node (the paper's Algorithm 2, one read per level):
+//! 1. the instance's witness (a run, found by VerifySC, `verify_sc`) is extended maximally
+//!    by non-read events (writes, unlocks, ends: always enabled, their effect fixed by their
+//!    thread); a run that ends there (every thread finished or blocked, or a violation, trap
+//!    or bound) is a leaf, a complete execution;
+//! 2. for every thread that is not over, its next event is a read; VerifySC enumerates every
+//!    value that read can observe in some witness of the extended instance plus that read,
+//!    and each gives a child instance, with the witness found.
+//!
+//! Siblings differ in the value one read observes, or in which read was added; the same
+//! instance reached along different orders of adding reads is explored once: a memo of the
+//! explored instances stands in for the paper's causal maps (which forbid the later siblings
+//! to read from the writes the earlier ones covered) and backtrack signals (which cut the
+//! remaining siblings when no descendant can bring a new write). The memo costs memory in the
+//! number of instances, the paper's maps cost none; both explore each instance once. Not
+//! implemented: causal maps, backtrack signals, the closure filter and greedy rule 1b of
+//! VerifySC (see `verify_sc` for what it does implement).
+//!
+//! # Why it is complete for the bound
+//!
+//! Take any run T within the bounds, with reads f1, f2, … in T's order. The root's extension
+//! holds every non-read event of T before f1, so f1 is a thread's next event and the prefix
+//! of T up to f1 followed by the other non-read events is a witness of the root extended by
+//! f1 observing what it observes in T: that child is explored. In the child, the extension
+//! holds every non-read event of T before f2 (their reads are among f1), and again T's prefix
+//! up to f2, then the remaining non-read events, is a witness. By induction the exploration
+//! reaches the instance of all of T's reads with T's values; its extension contains T's last
+//! event, so T's end (finished, deadlock, or the same violation at the same place: the thread
+//! is in the same local state) is met. Hence every reads-value-from class, and every
+//! reachable violation, is explored at least once. A node whose run ends has no children,
+//! so the leaves are exactly the explored executions; each leaf is one (events, values)
+//! instance and may stand for several RVF classes that differ only in the causal order of
+//! its reads (the paper's "beyond partitioning" remark): `count_classes` enumerates them.
+//!
+//! # Why a FALSE is real
+//!
+//! Every state the exploration and VerifySC reach is made by running the interpreter; a
+//! violation is reported with the schedule that reached it, replayed from the start, and
+//! the trace and witness come from that concrete run.
+
+pub mod event;
+pub mod verify_sc;
+
+use std::collections::{BTreeSet, HashMap};
+use std::hash::{Hash, Hasher};
+use std::time::Instant;
+
+use super::classes;
+use super::findings::{out_of_budget, unenumerable, Budget, Findings};
+use super::interp::{Bounds, Machine, RunEnd, Value};
+use super::sched::Step;
+use crate::ir::{Loc, Program};
+use crate::verdict::UnknownReason;
+use event::{Ev, Obs, SyncWriters, Unmodelled};
+
+/// How to explore.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub bounds: Bounds,
+    pub budget: Budget,
+    /// Go on after a violation (to count the whole space).
+    pub all: bool,
+    /// Count the RVF classes the leaves stand for (enumerates every witness of every leaf:
+    /// for tests and measurements on small programs).
+    pub count_classes: bool,
+}
+
+/// The result.
+pub struct Report {
+    pub findings: Findings,
+    /// RVF classes the explored executions stand for, when counted (`None`: not asked, or
+    /// too many witnesses to enumerate).
+    pub classes: Option<u64>,
+}
+
+/// An instance with the witness found for it.
+struct Node<'p> {
+    inst: Vec<Vec<Ev>>,
+    sched: Vec<usize>,
+    machine: Machine<'p>,
+    sync: SyncWriters,
+}
+
+/// Witnesses enumerated per leaf at most when counting classes.
+const CLASS_STATES: u64 = 200_000;
+
+/// Explores `prog` within the bounds.
+pub fn explore(prog: &Program, opts: &Options) -> Report {
+    let start = Instant::now();
+    let mut f = Findings::default();
+    let mut classes_seen: Option<BTreeSet<classes::RvfClass>> =
+        opts.count_classes.then(BTreeSet::new);
+    let root = match Machine::with_bounds(prog, Some(opts.bounds.clone())) {
+        Ok(m) => m,
+        Err(e) => {
+            f.give_up(UnknownReason::unsupported(format!(
+                "the program cannot start ({e:?})"
+            )));
+            return Report {
+                findings: f,
+                classes: None,
+            };
+        }
+    };
+    let mut seen: HashMap<u64, Vec<Vec<Vec<Ev>>>> = HashMap::new();
+    let mut stack = vec![Node {
+        inst: vec![Vec::new()],
+        sched: Vec::new(),
+        machine: root.clone(),
+        sync: SyncWriters::new(),
+    }];
+    'search: while let Some(mut node) = stack.pop() {
+        if let Some(why) = out_of_budget(&opts.budget, &f.stats) {
+            f.give_up(why);
+            break;
+        }
+        // 1. Extension by non-read events.
+        let mut ended: Option<(Step, RunEnd)> = None;
+        'extend: loop {
+            for t in node.machine.runnable() {
+                let idx = node.inst.get(t).map_or(0, |v| v.len()) as u32;
+                let ran = match event::run(&node.machine, t, idx, &[], &node.sync) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        give_up(&mut f, &node.machine, e);
+                        break 'search;
+                    }
+                };
+                f.stats.steps += 1;
+                if !ran.obs.is_empty() {
+                    continue;
+                }
+                let ev = ran.event();
+                node.machine = ran.machine;
+                node.sync = ran.sync;
+                node.inst.resize_with(node.machine.num_threads(), Vec::new);
+                node.inst[t].push(ev);
+                node.sched.push(t);
+                if verify_sc::ended_early(&ran.step) {
+                    let end = ran.step.end.clone().expect("ended");
+                    ended = Some((ran.step, end));
+                    break 'extend;
+                }
+                continue 'extend;
+            }
+            break;
+        }
+        node.inst.resize_with(node.machine.num_threads(), Vec::new);
+        let leaf = ended.is_some() || node.machine.runnable().is_empty();
+        if leaf {
+            f.stats.executions += 1;
+            if let Some(seen) = &mut classes_seen {
+                if !count_leaf(&root, &node.inst, seen) {
+                    classes_seen = None;
+                }
+            }
+            if let Some((step, end)) = ended {
+                if record_end(&mut f, &root, &node.inst, &node.sched, &step, &end) && !opts.all {
+                    break 'search;
+                }
+            }
+            continue;
+        }
+        // The instance may have been reached along another order of adding its reads.
+        let h = hash_instance(&node.inst);
+        let bucket = seen.entry(h).or_default();
+        if bucket.contains(&node.inst) {
+            f.stats.redundant += 1;
+            continue;
+        }
+        bucket.push(node.inst.clone());
+        // 2. One child per thread's next read and value it can observe.
+        let mut children = Vec::new();
+        for t in 0..node.machine.num_threads() {
+            if node.machine.is_over(t) {
+                continue;
+            }
+            let found = match verify_sc::search(
+                &root,
+                &node.inst,
+                Some(t),
+                verify_sc::Order {
+                    aux: &node.sched,
+                    greedy: true,
+                },
+                opts.budget.deadline,
+            ) {
+                Ok(found) => found,
+                Err(verify_sc::Stop::Deadline) => {
+                    f.give_up(UnknownReason::Timeout);
+                    break 'search;
+                }
+                Err(verify_sc::Stop::Unmodelled(e)) => {
+                    give_up(&mut f, &node.machine, e);
+                    break 'search;
+                }
+            };
+            f.stats.steps += found.states;
+            for e in &found.ended {
+                f.stats.executions += 1;
+                let mut inst = node.inst.clone();
+                inst.resize_with(inst.len().max(t + 1), Vec::new);
+                inst[t].push(e.event.clone());
+                if record_end(&mut f, &root, &inst, &e.sched, &e.step, &e.end) && !opts.all {
+                    break 'search;
+                }
+            }
+            for (ev, st) in found.witnesses {
+                let mut inst = node.inst.clone();
+                inst[t].push(ev.expect("a candidate witness"));
+                children.push(Node {
+                    inst,
+                    sched: st.sched,
+                    machine: st.machine,
+                    sync: st.sync,
+                });
+            }
+        }
+        stack.extend(children.into_iter().rev());
+    }
+    f.stats.time = start.elapsed();
+    let classes = classes_seen.map(|s| s.len() as u64);
+    Report {
+        findings: f,
+        classes,
+    }
+}
+
+fn give_up(f: &mut Findings, m: &Machine, e: Unmodelled) {
+    match e {
+        Unmodelled::Input(super::sched::Unenumerable(loc)) => f.give_up(unenumerable(m, loc)),
+        Unmodelled::Access(what) => f.give_up(UnknownReason::unsupported(what)),
+    }
+}
+
+/// The steps of the run `sched` of the instance `inst`, replayed from `root`.
+fn replay<'p>(root: &Machine<'p>, inst: &[Vec<Ev>], sched: &[usize]) -> (Machine<'p>, Vec<Step>) {
+    let mut m = root.clone();
+    let mut sync = SyncWriters::new();
+    let mut counts = vec![0u32; inst.len()];
+    let mut steps = Vec::new();
+    for &t in sched {
+        let k = counts[t];
+        let ev = &inst[t][k as usize];
+        let ran = event::run(&m, t, k, &ev.choices, &sync).expect("a replayed event runs");
+        debug_assert_eq!(ran.obs, ev.obs, "a replayed event observes the same");
+        counts[t] += 1;
+        m = ran.machine;
+        sync = ran.sync;
+        steps.push(ran.step);
+    }
+    (m, steps)
+}
+
+/// Records a run that ended early (its last event is the last of `sched`); true for a
+/// violation.
+fn record_end(
+    f: &mut Findings,
+    root: &Machine,
+    inst: &[Vec<Ev>],
+    sched: &[usize],
+    step: &Step,
+    end: &RunEnd,
+) -> bool {
+    if let RunEnd::Violation { thread, loc } = end {
+        if f.violation.is_none() {
+            // The same run in the order the other explorers print (lower threads first):
+            // witness replay finds it more easily.
+            let plain = verify_sc::Order {
+                aux: &[],
+                greedy: false,
+            };
+            let limit = Instant::now() + std::time::Duration::from_secs(2);
+            let ordered = verify_sc::search(root, inst, None, plain, Some(limit))
+                .ok()
+                .and_then(|found| found.witnesses.into_iter().next())
+                .map(|(_, st)| st.sched);
+            let sched = ordered.as_deref().unwrap_or(sched);
+            let (m, steps) = replay(root, inst, sched);
+            debug_assert_eq!(steps.last().map(|s| &s.end), Some(&step.end));
+            let refs: Vec<&Step> = steps.iter().collect();
+            f.violation = Some(super::trace::build(&m, &refs, *thread, *loc));
+        }
+    }
+    let at: Loc = step.loc;
+    f.run_end(root, end, at)
+}
+
+/// Adds the RVF classes of every witness of the leaf `inst` to `seen`; false when there are
+/// too many witness prefixes to enumerate. The witness prefixes are searched with a memo
+/// whose key holds, besides the machine state, the causal order among the reads so far and
+/// the reads causally before each thread's next event and each location's last write: two
+/// prefixes equal in all of these have the same completions and give the same classes.
+fn count_leaf(root: &Machine, inst: &[Vec<Ev>], seen: &mut BTreeSet<classes::RvfClass>) -> bool {
+    use super::interp::{Access, Target};
+    type Reads = BTreeSet<(usize, u32)>;
+    let lens: Vec<u32> = inst.iter().map(|v| v.len() as u32).collect();
+    #[derive(Clone)]
+    struct S<'p> {
+        m: Machine<'p>,
+        counts: Vec<u32>,
+        sync: SyncWriters,
+        steps: Vec<Step>,
+        /// Reads causally before each thread's next event.
+        threads: Vec<Reads>,
+        /// Last write per target (most recent last) with the reads causally before it.
+        writes: Vec<(Target, Reads)>,
+        order: BTreeSet<((usize, u32), (usize, u32))>,
+    }
+    type Key = (
+        Vec<u32>,
+        Vec<(event::SyncKey, event::EvId)>,
+        Vec<Reads>,
+        Vec<(Target, Reads)>,
+        BTreeSet<((usize, u32), (usize, u32))>,
+        u64,
+    );
+    // The same cells as `classes::reads_from`.
+    let same_cell = |a: &Access, w: &Target| {
+        let w = Access {
+            target: *w,
+            write: true,
+            value: 0,
+        };
+        a.target == w.target || a.conflicts(&w)
+    };
+    let mut memo: HashMap<Key, Vec<Machine>> = HashMap::new();
+    let mut stack = vec![S {
+        m: root.clone(),
+        counts: vec![0; inst.len()],
+        sync: SyncWriters::new(),
+        steps: Vec::new(),
+        threads: vec![Reads::new(); inst.len()],
+        writes: Vec::new(),
+        order: BTreeSet::new(),
+    }];
+    let mut states = 0u64;
+    while let Some(s) = stack.pop() {
+        let key: Key = (
+            s.counts.clone(),
+            s.sync.iter().map(|(k, v)| (*k, *v)).collect(),
+            s.threads.clone(),
+            s.writes.clone(),
+            s.order.clone(),
+            s.m.fingerprint(),
+        );
+        let bucket = memo.entry(key).or_default();
+        if bucket.iter().any(|m| m.same_state(&s.m)) {
+            continue;
+        }
+        bucket.push(s.m.clone());
+        states += 1;
+        if states > CLASS_STATES {
+            return false;
+        }
+        if s.counts == lens {
+            seen.insert(classes::rvf_class(&s.steps));
+            continue;
+        }
+        for t in s.m.runnable() {
+            let k = s.counts[t];
+            let Some(ev) = inst[t].get(k as usize) else {
+                continue;
+            };
+            let Ok(ran) = event::run(&s.m, t, k, &ev.choices, &s.sync) else {
+                return false;
+            };
+            if ran.obs != ev.obs {
+                continue;
+            }
+            let mut n = s.clone();
+            n.m = ran.machine;
+            n.sync = ran.sync;
+            n.counts[t] += 1;
+            let id = (t, k + 1);
+            let mut causal = n.threads[t].clone();
+            for a in ran.step.accesses.iter().filter(|a| !a.write) {
+                if let Some((_, r)) = n.writes.iter().rev().find(|(w, _)| same_cell(a, w)) {
+                    causal.extend(r.iter().copied());
+                }
+            }
+            if ran.step.accesses.iter().any(|a| !a.write) {
+                for r in &causal {
+                    n.order.insert((*r, id));
+                }
+                causal.insert(id);
+            }
+            for a in ran.step.accesses.iter().filter(|a| a.write) {
+                n.writes.retain(|(w, _)| *w != a.target);
+                n.writes.push((a.target, causal.clone()));
+            }
+            n.threads
+                .resize(n.m.num_threads().max(n.threads.len()), Reads::new());
+            for &c in &ran.step.created {
+                n.threads[c] = causal.clone();
+            }
+            n.threads[t] = causal;
+            n.steps.push(ran.step);
+            stack.push(n);
+        }
+    }
+    true
+}
+
+fn hash_value(v: &Value, h: &mut impl Hasher) {
+    match v {
+        Value::Scalar(s) => {
+            0u8.hash(h);
+            s.bits.hash(h);
+            s.prov.hash(h);
+        }
+        Value::Bytes(b, p) => {
+            1u8.hash(h);
+            b.hash(h);
+            p.hash(h);
+        }
+    }
+}
+
+fn hash_instance(inst: &[Vec<Ev>]) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for evs in inst {
+        evs.len().hash(&mut h);
+        for e in evs {
+            e.choices.hash(&mut h);
+            for o in &e.obs {
+                match o {
+                    Obs::Mem(v) => hash_value(v, &mut h),
+                    Obs::Sync(w) => w.hash(&mut h),
+                    Obs::Choice(c) => c.hash(&mut h),
+                }
+            }
+        }
+    }
+    h.finish()
+}

@@ -1,0 +1,252 @@
+//! VerifySC: does a sequentially consistent run exist that executes a given set of events
+//! (per thread, a prefix of its events) with every event observing what the instance says?
+//!
+//! The instance is the paper's `(X, GoodW)` with the good writes of a read given by value:
+//! a memory read must return its value (any write of that value may be its source), a
+//! synchronisation read must follow its one good write (see `event`). A witness is a
+//! linearisation of the events that respects program order and in which every event
+//! observes its value; since the interpreter runs each event, a witness *is* a run of the
+//! program.
+//!
+//! The search is the paper's Algorithm 1: a depth-first search over witness prefixes, each
+//! extended by an executable event (the thread's next event of the instance, which, run from
+//! the prefix's state, observes what it must). Prefixes with the same *witness state* are
+//! equi-extendable and explored once. The paper's witness state is (lower set, memory map:
+//! variable → thread of its active write); ours is (lower set, memory contents,
+//! synchronisation writers), compared exactly: the threads' local states are fixed by the
+//! lower set (every event observed its prescribed values), so two prefixes with equal
+//! witness states have equal machine states and the same extensions. It is at most as fine
+//! as the paper's (the memory map determines the contents).
+//!
+//! Heuristics of Section 4.2 used here: the greedy rule (an executable event that writes
+//! nothing is taken without branching: moving a pure read to the front of any witness keeps
+//! it a witness, since it changes no memory and the value it reads is the one it must read)
+//! and the auxiliary trace (successors are tried in the order of the parent instance's
+//! witness, so a witness that extends it is found without backtracking). The closure filter
+//! is not implemented: it only prunes, the exhaustive search with the state memo decides the
+//! same instances.
+//!
+//! The same search also enumerates the values one more event can observe (`cand`): that
+//! event may run at any point of a witness; every distinct observation for which the whole
+//! instance can be completed is returned with its witness (one search instead of one per
+//! candidate value group).
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use super::event::{self, Ev, SyncWriters, Unmodelled};
+use crate::explore::interp::{Machine, RunEnd};
+use crate::explore::sched::Step;
+
+/// A witness prefix.
+#[derive(Clone)]
+pub struct State<'p> {
+    pub machine: Machine<'p>,
+    /// Events executed per thread.
+    pub counts: Vec<u32>,
+    pub sync: SyncWriters,
+    /// The threads of the executed events, in order.
+    pub sched: Vec<usize>,
+    /// The candidate event, once executed: its index in `Search::cands`.
+    cand: Option<usize>,
+}
+
+/// A run the candidate event ended (a violation, a trap, a bound): a real run of the
+/// program, found while looking for witnesses.
+pub struct Ended {
+    pub sched: Vec<usize>,
+    pub event: Ev,
+    pub step: Step,
+    pub end: RunEnd,
+}
+
+/// What the search found.
+#[derive(Default)]
+pub struct Found<'p> {
+    /// Witnesses of the instance extended by the candidate, one per distinct observation of
+    /// the candidate (without a candidate: at most one witness of the instance).
+    pub witnesses: Vec<(Option<Ev>, State<'p>)>,
+    pub ended: Vec<Ended>,
+    /// Witness prefixes visited.
+    pub states: u64,
+}
+
+/// Why the search stopped early.
+pub enum Stop {
+    Deadline,
+    Unmodelled(Unmodelled),
+}
+
+/// How to order the search.
+#[derive(Copy, Clone)]
+pub struct Order<'a> {
+    /// Successors in the order of this schedule first (the auxiliary trace).
+    pub aux: &'a [usize],
+    /// Take an executable pure read alone (off: lower threads first throughout, for a
+    /// witness in the order other explorers print).
+    pub greedy: bool,
+}
+
+/// Searches the witnesses of `inst` (per thread, its events) from the initial state `root`,
+/// with one more event of thread `cand` when given. The last event of an instance may end
+/// the run (a violation): a witness then ends with it.
+pub fn search<'p>(
+    root: &Machine<'p>,
+    inst: &[Vec<Ev>],
+    cand: Option<usize>,
+    order: Order,
+    deadline: Option<Instant>,
+) -> Result<Found<'p>, Stop> {
+    let aux = order.aux;
+    let lens: Vec<u32> = inst.iter().map(|v| v.len() as u32).collect();
+    let mut found = Found::default();
+    let mut cands: Vec<Ev> = Vec::new();
+    let mut done: Vec<bool> = Vec::new();
+    type Key = (
+        Vec<u32>,
+        Option<usize>,
+        Vec<(event::SyncKey, event::EvId)>,
+        u64,
+    );
+    let mut seen: HashMap<Key, Vec<Machine<'p>>> = HashMap::new();
+    let mut stack = vec![State {
+        machine: root.clone(),
+        counts: vec![0; inst.len()],
+        sync: SyncWriters::new(),
+        sched: Vec::new(),
+        cand: None,
+    }];
+    while let Some(s) = stack.pop() {
+        if s.cand.is_some_and(|i| done[i]) {
+            continue;
+        }
+        let key: Key = (
+            s.counts.clone(),
+            s.cand,
+            s.sync.iter().map(|(k, v)| (*k, *v)).collect(),
+            s.machine.fingerprint(),
+        );
+        let bucket = seen.entry(key).or_default();
+        if bucket.iter().any(|m| m.same_state(&s.machine)) {
+            continue;
+        }
+        bucket.push(s.machine.clone());
+        found.states += 1;
+        if found.states % 1024 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(Stop::Deadline);
+        }
+        if s.counts == lens && (cand.is_none() || s.cand.is_some()) {
+            match s.cand {
+                Some(i) => {
+                    done[i] = true;
+                    found.witnesses.push((Some(cands[i].clone()), s));
+                    continue;
+                }
+                None => {
+                    found.witnesses.push((None, s));
+                    return Ok(found);
+                }
+            }
+        }
+        let mut runnable = s.machine.runnable();
+        // The auxiliary trace's next thread first.
+        if let Some(&a) = aux.get(s.sched.len()) {
+            if let Some(p) = runnable.iter().position(|&t| t == a) {
+                let t = runnable.remove(p);
+                runnable.insert(0, t);
+            }
+        }
+        let mut next: Vec<State<'p>> = Vec::new();
+        // Greedy: an executable pure read of the instance is taken alone.
+        let mut greedy = false;
+        for &t in &runnable {
+            let k = s.counts.get(t).copied().unwrap_or(0);
+            let Some(ev) = inst.get(t).and_then(|v| v.get(k as usize)) else {
+                continue;
+            };
+            let ran =
+                event::run(&s.machine, t, k, &ev.choices, &s.sync).map_err(Stop::Unmodelled)?;
+            let last = s.counts.iter().zip(&lens).enumerate().all(|(q, (c, l))| {
+                if q == t {
+                    c + 1 == *l
+                } else {
+                    c == l
+                }
+            });
+            if ran.obs != ev.obs || (ended_early(&ran.step) && !(last && cand.is_none())) {
+                continue;
+            }
+            let mut n = State {
+                machine: ran.machine,
+                counts: s.counts.clone(),
+                sync: ran.sync,
+                sched: s.sched.clone(),
+                cand: s.cand,
+            };
+            n.counts[t] += 1;
+            n.sched.push(t);
+            if ev.pure_read && order.greedy {
+                next = vec![n];
+                greedy = true;
+                break;
+            }
+            next.push(n);
+        }
+        if !greedy {
+            if let Some(c) = cand.filter(|&c| s.cand.is_none() && runnable.contains(&c)) {
+                let k = lens.get(c).copied().unwrap_or(0);
+                if s.counts.get(c).copied().unwrap_or(0) == k {
+                    for ran in
+                        event::run_all(&s.machine, c, k, &s.sync).map_err(Stop::Unmodelled)?
+                    {
+                        let ev = ran.event();
+                        let mut sched = s.sched.clone();
+                        sched.push(c);
+                        if ended_early(&ran.step) {
+                            let violation = matches!(ran.step.end, Some(RunEnd::Violation { .. }));
+                            found.ended.push(Ended {
+                                sched,
+                                event: ev,
+                                end: ran.step.end.clone().expect("ended"),
+                                step: ran.step,
+                            });
+                            if violation {
+                                return Ok(found);
+                            }
+                            continue;
+                        }
+                        let i = match cands.iter().position(|e| *e == ev) {
+                            Some(i) => i,
+                            None => {
+                                cands.push(ev);
+                                done.push(false);
+                                cands.len() - 1
+                            }
+                        };
+                        if done[i] {
+                            continue;
+                        }
+                        next.push(State {
+                            machine: ran.machine,
+                            counts: s.counts.clone(),
+                            sync: ran.sync,
+                            sched,
+                            cand: Some(i),
+                        });
+                    }
+                }
+            }
+        }
+        stack.extend(next.into_iter().rev());
+    }
+    Ok(found)
+}
+
+/// The step ended the run before the other threads finished: a violation, a trap or a
+/// bound (a finished run or a deadlock is an ordinary last state).
+pub fn ended_early(step: &Step) -> bool {
+    matches!(
+        step.end,
+        Some(RunEnd::Violation { .. } | RunEnd::Trap(_) | RunEnd::Bound { .. })
+    )
+}
