@@ -170,3 +170,40 @@ fn budget_gives_unknown() {
     .verdict;
     assert!(matches!(v, Verdict::Unknown(_)), "{v:?}");
 }
+
+/// An event of the closure tests: it reads the mutex `M` observing `seen` and writes it
+/// (an acquisition), or only writes it (a release).
+fn mutex_event(seen: Option<Option<(usize, u32)>>) -> rvf::event::Ev {
+    const M: rvf::event::SyncKey = (0, 0, 0, 0);
+    rvf::event::Ev {
+        obs: seen.map(rvf::event::Obs::Sync).into_iter().collect(),
+        choices: Vec::new(),
+        pure_read: false,
+        sync_reads: seen.map(|w| (M, w)).into_iter().collect(),
+        sync_writes: vec![M],
+    }
+}
+
+/// The closure keeps the instance where the second acquisition follows the first release,
+/// and rejects its twins in which both acquisitions observe the same writer (two atomic
+/// read-writes of one object cannot both follow the same write).
+#[test]
+fn closure_rejects_two_acquisitions_of_one_release() {
+    let t0 = vec![mutex_event(Some(None)), mutex_event(None)];
+    let ok = [t0.clone(), vec![mutex_event(Some(Some((0, 1))))]];
+    assert!(rvf::closure::consistent(&ok, None));
+    let both_first = [t0.clone(), vec![mutex_event(Some(None))]];
+    assert!(!rvf::closure::consistent(&both_first, None));
+    // The same, with the second acquisition as the candidate of VerifySC.
+    let cand = mutex_event(Some(None));
+    assert!(!rvf::closure::consistent(&[t0.clone()], Some((1, &cand))));
+    let cand = mutex_event(Some(Some((0, 1))));
+    assert!(rvf::closure::consistent(&[t0.clone()], Some((1, &cand))));
+    // Three acquisitions after the one release: two of them observe the same writer.
+    let three = [
+        t0,
+        vec![mutex_event(Some(Some((0, 1))))],
+        vec![mutex_event(Some(Some((0, 1))))],
+    ];
+    assert!(!rvf::closure::consistent(&three, None));
+}

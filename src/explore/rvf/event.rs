@@ -71,6 +71,10 @@ pub struct Ev {
     /// It observes but writes nothing shared: running it early never disables another event
     /// (the greedy rule of VerifySC).
     pub pure_read: bool,
+    /// The synchronisation objects it reads, with the writer it observes (the closure).
+    pub sync_reads: Vec<(SyncKey, Option<EvId>)>,
+    /// The synchronisation objects it writes (the closure).
+    pub sync_writes: Vec<SyncKey>,
 }
 
 /// A step run from a state: the state after it, the step and its observations.
@@ -79,6 +83,8 @@ pub struct Ran<'p> {
     pub step: Step,
     pub obs: Vec<Obs>,
     pub sync: SyncWriters,
+    sync_reads: Vec<(SyncKey, Option<EvId>)>,
+    sync_writes: Vec<SyncKey>,
 }
 
 impl Ran<'_> {
@@ -87,6 +93,8 @@ impl Ran<'_> {
             obs: self.obs.clone(),
             choices: self.step.choices.iter().map(|c| c.value).collect(),
             pure_read: !self.step.accesses.iter().any(|a| a.write),
+            sync_reads: self.sync_reads.clone(),
+            sync_writes: self.sync_writes.clone(),
         }
     }
 }
@@ -109,6 +117,8 @@ pub fn run<'p>(
     let step = sched::run_step(&mut machine, t, forced).map_err(Unmodelled::Input)?;
     let mut obs = Vec::new();
     let mut sync = sync.clone();
+    let mut sync_reads = Vec::new();
+    let mut sync_writes = Vec::new();
     let mut values = step.values.iter();
     for a in &step.accesses {
         match a.target {
@@ -131,10 +141,13 @@ pub fn run<'p>(
                     || matches!(target, Target::Threads)
                     || (matches!(target, Target::Mutex(..)) && (step.acquire.is_some() || trylock));
                 if reads {
-                    obs.push(Obs::Sync(sync.get(&key).copied()));
+                    let writer = sync.get(&key).copied();
+                    obs.push(Obs::Sync(writer));
+                    sync_reads.push((key, writer));
                 }
                 if a.write {
                     sync.insert(key, (t, idx));
+                    sync_writes.push(key);
                 }
             }
         }
@@ -145,6 +158,8 @@ pub fn run<'p>(
         step,
         obs,
         sync,
+        sync_reads,
+        sync_writes,
     })
 }
 

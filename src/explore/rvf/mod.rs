@@ -24,8 +24,9 @@
 //! to read from the writes the earlier ones covered) and backtrack signals (which cut the
 //! remaining siblings when no descendant can bring a new write). The memo costs memory in the
 //! number of instances, the paper's maps cost none; both explore each instance once. Not
-//! implemented: causal maps, backtrack signals, the closure filter and greedy rule 1b of
-//! VerifySC (see `verify_sc` for what it does implement).
+//! implemented: causal maps, backtrack signals and greedy rule 1b of VerifySC (see
+//! `verify_sc` for what it does implement). The closure (`closure`) filters the candidate
+//! observations of synchronisation reads before VerifySC searches them.
 //!
 //! # Why it is complete for the bound
 //!
@@ -49,6 +50,7 @@
 //! violation is reported with the schedule that reached it, replayed from the start, and
 //! the trace and witness come from that concrete run.
 
+pub mod closure;
 pub mod event;
 pub mod verify_sc;
 

@@ -23,8 +23,9 @@
 //! it a witness, since it changes no memory and the value it reads is the one it must read)
 //! and the auxiliary trace (successors are tried in the order of the parent instance's
 //! witness, so a witness that extends it is found without backtracking). The closure filter
-//! is not implemented: it only prunes, the exhaustive search with the state memo decides the
-//! same instances.
+//! (`closure`, over the synchronisation objects) drops a candidate observation it proves to
+//! have no witness, and for a lock acquisition it bounds the observations still possible, so
+//! the search stops once each of them is found (`lock_targets`).
 //!
 //! The same search also enumerates the values one more event can observe (`cand`): that
 //! event may run at any point of a witness; every distinct observation for which the whole
@@ -34,7 +35,8 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use super::event::{self, Ev, SyncWriters, Unmodelled};
+use super::closure;
+use super::event::{self, Ev, Obs, SyncWriters, Unmodelled};
 use crate::explore::interp::{Machine, RunEnd};
 use crate::explore::sched::Step;
 
@@ -69,6 +71,8 @@ pub struct Found<'p> {
     pub ended: Vec<Ended>,
     /// Witness prefixes visited.
     pub states: u64,
+    /// Candidate observations the closure rejected.
+    pub rejected: u64,
 }
 
 /// Why the search stopped early.
@@ -109,6 +113,9 @@ pub fn search<'p>(
         u64,
     );
     let mut seen: HashMap<Key, Vec<Machine<'p>>> = HashMap::new();
+    // The observations a lock candidate can make that the closure does not rule out, once
+    // known (`Some(None)`: the candidate is not a lock, the search is exhaustive).
+    let mut targets: Option<Option<Vec<Obs>>> = None;
     let mut stack = vec![State {
         machine: root.clone(),
         counts: vec![0; inst.len()],
@@ -140,6 +147,17 @@ pub fn search<'p>(
                 Some(i) => {
                     done[i] = true;
                     found.witnesses.push((Some(cands[i].clone()), s));
+                    if let (Some(Some(ts)), true) = (&targets, found.ended.is_empty()) {
+                        let covered = |o: &Obs| {
+                            cands
+                                .iter()
+                                .zip(&done)
+                                .any(|(e, d)| *d && e.obs.len() == 1 && e.obs[0] == *o)
+                        };
+                        if ts.iter().all(covered) {
+                            return Ok(found);
+                        }
+                    }
                     continue;
                 }
                 None => {
@@ -215,11 +233,17 @@ pub fn search<'p>(
                             }
                             continue;
                         }
+                        if targets.is_none() {
+                            targets = Some(lock_targets(inst, c, &ev));
+                        }
                         let i = match cands.iter().position(|e| *e == ev) {
                             Some(i) => i,
                             None => {
+                                // The closure rejects it: no witness, nothing to search.
+                                let rejected = !closure::consistent(inst, Some((c, &ev)));
+                                found.rejected += u64::from(rejected);
                                 cands.push(ev);
-                                done.push(false);
+                                done.push(rejected);
                                 cands.len() - 1
                             }
                         };
@@ -240,6 +264,50 @@ pub fn search<'p>(
         stack.extend(next.into_iter().rev());
     }
     Ok(found)
+}
+
+/// The observations a lock acquisition `ev` of thread `c` (the candidate, observed once) can
+/// make in a witness of `inst` plus it, as far as the closure can tell: `None` when `ev` is
+/// not a plain acquisition (one observation, of a mutex, no nondet value, not ending the run).
+///
+/// Why the search may stop once each of these is found or rejected: the acquisition observes
+/// the last writer of its mutex, which in a witness prefix is an event of the instance that
+/// writes the mutex, or no writer; every observation outside the returned list is one the
+/// closure rejects, with the acquisition counted as writing nothing (fewer writes give fewer
+/// closure edges, so a rejection holds for the real event too, whatever it writes). The
+/// thread's next step is fixed by its observations, so two runs of it that observe the
+/// same writer are the same event: the candidates found cover every outcome.
+fn lock_targets(inst: &[Vec<Ev>], c: usize, ev: &Ev) -> Option<Vec<Obs>> {
+    const MUTEX: u8 = 0;
+    let [(key, _)] = ev.sync_reads[..] else {
+        return None;
+    };
+    if key.0 != MUTEX || ev.obs.len() != 1 || !ev.choices.is_empty() {
+        return None;
+    }
+    let mut writers = vec![None];
+    for (t, evs) in inst.iter().enumerate() {
+        for (i, e) in evs.iter().enumerate() {
+            if e.sync_writes.contains(&key) {
+                writers.push(Some((t, i as u32)));
+            }
+        }
+    }
+    let targets = writers
+        .into_iter()
+        .filter(|&w| {
+            let probe = Ev {
+                obs: vec![Obs::Sync(w)],
+                choices: Vec::new(),
+                pure_read: true,
+                sync_reads: vec![(key, w)],
+                sync_writes: Vec::new(),
+            };
+            closure::consistent(inst, Some((c, &probe)))
+        })
+        .map(Obs::Sync)
+        .collect();
+    Some(targets)
 }
 
 /// The step ended the run before the other threads finished: a violation, a trap or a
