@@ -62,7 +62,7 @@ use super::classes;
 use super::findings::{out_of_budget, unenumerable, Budget, Findings};
 use super::interp::{Bounds, Machine, RunEnd, Value};
 use super::sched::Step;
-use crate::ir::{Loc, Program};
+use crate::ir::{InstrKind, Loc, Program};
 use crate::verdict::UnknownReason;
 use event::{Ev, Obs, SyncWriters, Unmodelled};
 
@@ -186,6 +186,21 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
         let mut children = Vec::new();
         for t in 0..node.machine.num_threads() {
             if node.machine.is_over(t) {
+                continue;
+            }
+            // A join or lock that waits once the whole instance has run has no witness that
+            // runs every event of the instance: a join waits for a thread whose last event is
+            // not in the instance, so it waits in every witness prefix; a lock waits for a
+            // mutex that a thread of the instance holds at the end of every witness (whether
+            // a thread holds it depends on its own events only), while the lock, the last
+            // event of its thread, would hold it there too. The search is skipped. No run is
+            // lost: the completeness argument below only uses children that have a witness
+            // running the whole instance.
+            let waits = matches!(
+                node.machine.next_kind(t),
+                Some(InstrKind::ThreadJoin { .. } | InstrKind::MutexLock(_))
+            );
+            if waits && !node.machine.enabled(t) {
                 continue;
             }
             let found = match verify_sc::search(
