@@ -119,3 +119,14 @@ fn access_within_a_symbolic_malloc_size_is_exact() {
     );
     assert_eq!(verify("dyn_in_miss", &src(1)), (0, "TRUE".into()));
 }
+
+#[test]
+fn address_of_a_variable_length_array_is_unsupported() {
+    // `&a` is the array's address; the pointer that stands for it must not leak out.
+    let src = "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\n\
+        int main(void) {\n  int n = __VERIFIER_nondet_int();\n  if (n < 1 || n > 4) return 0;\n  \
+        int a[n];\n  a[0] = 1;\n  if (*(int *)&a != 1) reach_error();\n  return 0;\n}\n";
+    let (code, last) = verify("vla_addr", src);
+    assert_eq!(code, 5, "{last}");
+    assert!(last.contains("address of a variable-length array"), "{last}");
+}

@@ -779,8 +779,12 @@ impl<'a> Lowerer<'a> {
                     }
                 }
                 let p = self.lvalue(&u.operand)?;
-                if self.types.is_float(p.ty) {
-                    // Taking the address is fine; using the value is not.
+                // `&a` of a variable-length array is the array's address, not the address
+                // of the pointer that stands for it.
+                if let PlaceBase::Var(v) = p.base {
+                    if p.projs.is_empty() && self.vla_vars.contains(&v) {
+                        return Err(self.unsupported(span, "address of a variable-length array"));
+                    }
                 }
                 Ok(self.address_of(p))
             }

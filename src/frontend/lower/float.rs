@@ -3,7 +3,9 @@
 //! A floating-point value is a bit pattern of its width (IEEE-754 single or double), stored,
 //! copied, passed and returned like any scalar. What is exact:
 //! - decimal constants (`0.5`, `1.0E-5f`): their bit pattern, rounded to nearest as a C
-//!   compiler does;
+//!   compiler does. Under ILP32 (i386, where C evaluates floating constants in the x87's
+//!   extended precision, so that a constant may be rounded twice) only a constant whose value
+//!   the type represents exactly is exact; any other is an approximated operation;
 //! - conversions of constants (integer to floating point rounds to nearest, even on ties;
 //!   floating point to integer truncates toward zero when the value fits, else the result is
 //!   undefined and approximated);
@@ -54,6 +56,13 @@ impl Lowerer<'_> {
             _ => return Err(self.unsupported(span, "floating-point constant of type long double")),
         };
         let ty = self.types.intern(Type::Float { bits });
+        let exact = match bits {
+            32 => represents(text, f32::from_bits(value as u32) as f64),
+            _ => represents(text, f64::from_bits(value)),
+        };
+        if self.types.model == DataModel::Ilp32 && !exact {
+            return Ok(self.float_op(ty, false));
+        }
         Ok(Expr::constant(value, ty))
     }
 
@@ -135,5 +144,55 @@ impl Lowerer<'_> {
             }
             _ => None,
         }
+    }
+}
+
+/// Whether the decimal constant `text` (digits, an optional point, an optional exponent) has
+/// exactly the value `v` (a finite binary floating-point value, whose decimal expansion is
+/// finite and at most 1100 digits long).
+fn represents(text: &str, v: f64) -> bool {
+    if !v.is_finite() {
+        return false;
+    }
+    let exact = format!("{:.1100e}", v.abs());
+    matches!((decimal(text), decimal(&exact)), (Some(a), Some(b)) if a == b)
+}
+
+/// A decimal number as its significant digits (no leading or trailing zeros) and the power of
+/// ten of the last one; zero is no digits.
+fn decimal(text: &str) -> Option<(String, i64)> {
+    let (mant, exp) = match text.find(['e', 'E']) {
+        Some(i) => (&text[..i], text[i + 1..].parse::<i64>().ok()?),
+        None => (text, 0),
+    };
+    let (int, frac) = mant.split_once('.').unwrap_or((mant, ""));
+    if !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let digits = format!("{int}{frac}");
+    let mut exp = exp - frac.len() as i64;
+    let trimmed = digits.trim_start_matches('0');
+    let sig = trimmed.trim_end_matches('0');
+    exp += (trimmed.len() - sig.len()) as i64;
+    if sig.is_empty() {
+        return Some((String::new(), 0));
+    }
+    Some((sig.to_string(), exp))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_constants_are_recognised() {
+        assert!(represents("0.5", 0.5));
+        assert!(represents("4.0", 4.0));
+        assert!(represents("2.25e0", 2.25));
+        assert!(represents("0.0", 0.0));
+        assert!(represents("1E3", 1000.0));
+        assert!(!represents("0.1", 0.1));
+        assert!(!represents("1.0E-5", 1.0e-5));
+        assert!(represents("0.100000001490116119384765625", 0.1f32 as f64));
     }
 }

@@ -53,7 +53,7 @@ fn parse_format(f: &[u8], types: &Types) -> Result<Vec<Directive>, String> {
     while i < f.len() {
         let c = f[i];
         i += 1;
-        if c.is_ascii_whitespace() {
+        if is_space(c) {
             if out.last() != Some(&Directive::Space) {
                 out.push(Directive::Space);
             }
@@ -120,13 +120,17 @@ fn scan(input: &[u8], dirs: &[Directive]) -> Result<(i64, Vec<u64>), String> {
     let mut stored = Vec::new();
     let mut converted = false;
     let skip_space = |at: &mut usize| {
-        while input.get(*at).is_some_and(u8::is_ascii_whitespace) {
+        while input.get(*at).is_some_and(|c| is_space(*c)) {
             *at += 1;
         }
     };
-    // An input failure (the input ends) before the first conversion gives EOF.
+    // An input failure (the input ends) before the first conversion gives EOF. After only
+    // suppressed conversions, C says 0 and glibc EOF: not fixed.
     let input_failure = |converted: bool, stored: Vec<u64>| {
         let n = stored.len() as i64;
+        if converted && n == 0 {
+            return Err("sscanf whose input ends after only suppressed conversions".to_string());
+        }
         Ok((if converted { n } else { -1 }, stored))
     };
     for d in dirs {
@@ -145,6 +149,11 @@ fn scan(input: &[u8], dirs: &[Directive]) -> Result<(i64, Vec<u64>), String> {
                 let Some((v, next)) = read_integer(&input[at..], conv.base) else {
                     break;
                 };
+                // "0x" without a hexadecimal digit: libraries differ on what it consumes.
+                if matches!(conv.base, 0 | 16) && matches!(input.get(at + next), Some(b'x' | b'X'))
+                {
+                    return Err("sscanf of an incomplete hexadecimal prefix".into());
+                }
                 at += next;
                 let value = fit(v, conv).ok_or_else(|| {
                     format!("sscanf of {v}, which is out of range of its conversion")
@@ -158,6 +167,11 @@ fn scan(input: &[u8], dirs: &[Directive]) -> Result<(i64, Vec<u64>), String> {
     }
     let n = stored.len() as i64;
     Ok((n, stored))
+}
+
+/// C's `isspace` in the "C" locale.
+fn is_space(c: u8) -> bool {
+    b" \t\n\x0b\x0c\r".contains(&c)
 }
 
 /// The integer at the start of `s` in `base` (0: by its prefix), as strtol reads it, and the
