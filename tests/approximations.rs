@@ -128,5 +128,8 @@ fn address_of_a_variable_length_array_is_unsupported() {
         int a[n];\n  a[0] = 1;\n  if (*(int *)&a != 1) reach_error();\n  return 0;\n}\n";
     let (code, last) = verify("vla_addr", src);
     assert_eq!(code, 5, "{last}");
-    assert!(last.contains("address of a variable-length array"), "{last}");
+    assert!(
+        last.contains("address of a variable-length array"),
+        "{last}"
+    );
 }

@@ -440,10 +440,9 @@ impl<'a> Lowerer<'a> {
         let spec = self.specifiers(&d.node.specifiers, d.span)?;
         for id in &d.node.declarators {
             self.set_loc(id.span);
-            if !file_scope && !spec.typedef && !spec.is_static && !spec.is_extern {
-                if self.variable_length_array(spec.ty, id)? {
-                    continue;
-                }
+            let local = !file_scope && !spec.typedef && !spec.is_static && !spec.is_extern;
+            if local && self.variable_length_array(spec.ty, id)? {
+                continue;
             }
             let (name, ty, _params) = self.declarator(spec.ty, &id.node.declarator, true)?;
             let Some(name) = name else {
