@@ -31,9 +31,10 @@ bench: build
 run: build
 	@$(YOGAR) verify --unwind 4 $(EXAMPLE); rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 10 ]
 
-# SV-COMP regression (sv-comp/README.md): every unreach-call task of the checkout, scored,
-# compared with sv-comp/baseline.csv; fails on a wrong verdict. E.g. REGRESS_ARGS=--quick
+# SV-COMP regression (sv-comp/README.md), the bench's `regress` section: every unreach-call
+# task of the checkout, scored, compared with sv-comp/baseline.csv; fails on a wrong verdict.
+# E.g. REGRESS_ARGS=--quick
 SVB ?= ../shared/sv-benchmarks
 REGRESS_ARGS ?=
 regress: build
-	python3 sv-comp/regress.py --svb $(SVB) --yogar $(YOGAR) $(REGRESS_ARGS)
+	$(CARGO) run --release -p yogar-bench -- regress --svb $(SVB) --yogar $(YOGAR) $(REGRESS_ARGS)

@@ -46,15 +46,11 @@ fn engines_agree_with_each_other_and_the_expected_verdicts() {
         eprintln!("skipped: no sv-benchmarks checkout (../shared/sv-benchmarks or $SVB)");
         return;
     };
-    let csv = std::fs::read_to_string(svb.join("tasks.csv")).expect("tasks.csv");
-    let tasks: Vec<(PathBuf, bool)> = csv
-        .lines()
-        .skip(1)
+    let tasks: Vec<(PathBuf, bool)> = yogar::svcomp::read_task_list(&svb)
+        .expect("tasks.csv")
+        .into_iter()
         .step_by(10)
-        .filter_map(|l| {
-            let f: Vec<&str> = l.split(',').collect();
-            Some((svb.join("c").join(f.first()?), *f.get(2)? == "true"))
-        })
+        .filter_map(|t| Some((t.yml_path, t.expected?)))
         .collect();
     assert!(tasks.len() >= 20);
     let next = Mutex::new(0usize);

@@ -277,15 +277,15 @@ fn svcomp_false_tasks_confirmed() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(40);
-    let table = std::fs::read_to_string(svb.join("tasks.csv")).unwrap();
+    let tasks = yogar::svcomp::read_task_list(&svb).unwrap_or_else(|e| panic!("{e}"));
     let (mut found, mut confirmed, mut no_false) = (0, 0, 0);
     let mut failed = Vec::new();
-    for line in table.lines().skip(1).filter(|l| l.contains(",false,")) {
+    for task in tasks.iter().filter(|t| t.expected == Some(false)) {
         if found + no_false >= limit {
             break;
         }
-        let input = svb.join("c").join(line.split(',').nth(1).unwrap());
-        let Ok(prog) = yogar::frontend::load_file(&input, DataModel::Ilp32) else {
+        let input = &task.input;
+        let Ok(prog) = yogar::frontend::load_file(input, DataModel::Ilp32) else {
             no_false += 1;
             continue;
         };
@@ -298,7 +298,7 @@ fn svcomp_false_tasks_confirmed() {
         found += 1;
         let name = input.file_name().unwrap().to_string_lossy().into_owned();
         let w = temp_path(&format!("svcomp-{name}.graphml"));
-        let meta = WitnessMeta::new(&input, UNREACH_CALL_SPEC, svcomp::DataModel::Ilp32).unwrap();
+        let meta = WitnessMeta::new(input, UNREACH_CALL_SPEC, svcomp::DataModel::Ilp32).unwrap();
         write_violation_witness(
             std::fs::File::create(&w).unwrap(),
             &meta,
@@ -306,7 +306,7 @@ fn svcomp_false_tasks_confirmed() {
         )
         .unwrap();
         let start = std::time::Instant::now();
-        let (code, text) = replay(&input, &w);
+        let (code, text) = replay(input, &w);
         println!(
             "{name}: {:.2}s {}",
             start.elapsed().as_secs_f64(),

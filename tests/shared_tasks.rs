@@ -11,18 +11,16 @@ fn shared_tasks_parse_without_panics() {
         eprintln!("skipped: no sv-benchmarks checkout at ../shared/sv-benchmarks (set SVB)");
         return;
     };
-    let text = std::fs::read_to_string(svb.join("tasks.csv")).unwrap();
+    let tasks = yogar::svcomp::read_task_list(&svb).unwrap_or_else(|e| panic!("{e}"));
     let mut total = 0;
     let mut ok = 0;
     let mut failures = Vec::new();
-    for line in text.lines().skip(1) {
-        let Some(input) = line.split(',').nth(1) else {
-            continue;
-        };
+    for task in &tasks {
+        let input = task.input.display();
         total += 1;
         let out = Command::new(env!("CARGO_BIN_EXE_yogar"))
             .args(["parse", "--32"])
-            .arg(svb.join("c").join(input))
+            .arg(&task.input)
             .output()
             .unwrap();
         let code = out.status.code();

@@ -57,13 +57,11 @@ fn symbolic_execution_meets_only_what_the_pass_predicted_on_the_shared_tasks() {
         eprintln!("skipped: no sv-benchmarks checkout at ../shared/sv-benchmarks (set SVB)");
         return;
     };
-    let text = std::fs::read_to_string(svb.join("tasks.csv")).unwrap();
+    let tasks = yogar::svcomp::read_task_list(&svb).unwrap_or_else(|e| panic!("{e}"));
     let mut ran = 0;
-    for line in text.lines().skip(1) {
-        let Some(input) = line.split(',').nth(1) else {
-            continue;
-        };
-        let Ok(prog) = frontend::load_file(&svb.join("c").join(input), DataModel::Ilp32) else {
+    for task in &tasks {
+        let input = task.input.display();
+        let Ok(prog) = frontend::load_file(&task.input, DataModel::Ilp32) else {
             continue;
         };
         let deadline = Instant::now() + Duration::from_secs(5);

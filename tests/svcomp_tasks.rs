@@ -9,18 +9,13 @@ fn every_listed_task_parses_with_its_expected_verdict() {
         println!("skipped: no sv-benchmarks checkout (set SVB or provide ../shared/sv-benchmarks)");
         return;
     };
-    let table = std::fs::read_to_string(svb.join("tasks.csv")).unwrap();
-    let mut lines = table.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
-    let (c_yml, c_input, c_verdict) = (col("yml"), col("input_file"), col("expected_verdict"));
+    let listed = yogar::svcomp::read_task_list(&svb).unwrap_or_else(|e| panic!("{e}"));
 
     let mut checked = 0;
     let (mut trues, mut falses) = (0, 0);
-    for line in lines.filter(|l| !l.trim().is_empty()) {
-        let row: Vec<&str> = line.split(',').collect();
-        let yml = svb.join("c").join(row[c_yml]);
-        let task = Task::load(&yml).unwrap_or_else(|e| panic!("{e}"));
+    for row in &listed {
+        let yml = &row.yml_path;
+        let task = Task::load(yml).unwrap_or_else(|e| panic!("{e}"));
         let input = task.single_input().unwrap_or_else(|e| panic!("{e}"));
         assert!(
             input.is_file(),
@@ -30,7 +25,7 @@ fn every_listed_task_parses_with_its_expected_verdict() {
         );
         assert_eq!(
             input.canonicalize().unwrap(),
-            svb.join("c").join(row[c_input]).canonicalize().unwrap(),
+            row.input.canonicalize().unwrap(),
             "{}",
             yml.display()
         );
@@ -38,11 +33,9 @@ fn every_listed_task_parses_with_its_expected_verdict() {
             .unreach_call()
             .unwrap_or_else(|| panic!("{}: no unreach-call property", yml.display()));
         assert_eq!(unreach.property, Some(Property::UnreachCall));
-        let expected = match row[c_verdict] {
-            "true" => true,
-            "false" => false,
-            other => panic!("tasks.csv: verdict {other}"),
-        };
+        let expected = row
+            .expected
+            .unwrap_or_else(|| panic!("tasks.csv: no verdict for {}", row.yml));
         assert_eq!(
             unreach.expected_verdict,
             Some(expected),
@@ -50,7 +43,7 @@ fn every_listed_task_parses_with_its_expected_verdict() {
             yml.display()
         );
         // What `yogar verify TASK.yml` will be asked.
-        let request = Request::resolve(&yml, None).unwrap_or_else(|e| panic!("{e}"));
+        let request = Request::resolve(yml, None).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(request.program, input);
         assert_eq!(request.property, Property::UnreachCall);
         assert_eq!(request.expected_verdict, Some(expected));
@@ -68,7 +61,13 @@ fn every_listed_task_parses_with_its_expected_verdict() {
     println!("checked {checked} tasks ({trues} true, {falses} false)");
     assert_eq!(
         checked,
-        table.lines().filter(|l| !l.trim().is_empty()).count() - 1
+        // Every row of the table, none lost by the reader.
+        std::fs::read_to_string(svb.join("tasks.csv"))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .count()
+            - 1
     );
     assert!(checked > 0);
 }

@@ -357,8 +357,8 @@ impl<'s> Encoder<'s> {
         acc
     }
 
-    /// Adds clauses allowing at most one of `lits` to be true: pairwise for few literals, a
-    /// sequential counter (linear size) for more.
+    /// Adds clauses allowing at most one of `lits` to be true: pairwise for few literals,
+    /// rustsat's bimander encoding for more (see [`crate::at_most_one`]).
     pub fn at_most_one(&mut self, lits: &[Lit]) {
         let lits: Vec<Lit> = lits
             .iter()
@@ -373,18 +373,7 @@ impl<'s> Encoder<'s> {
             }
             return;
         }
-        // `prev` is implied by "some of the literals so far is true" (a running or; only that
-        // direction is needed), and a true literal may not follow a true `prev`.
-        let mut prev = lits[0];
-        for &l in &lits[1..lits.len() - 1] {
-            let next = self.new_lit();
-            self.add_clause(&[!prev, next]);
-            self.add_clause(&[!l, next]);
-            self.add_clause(&[!prev, !l]);
-            prev = next;
-        }
-        let last = lits[lits.len() - 1];
-        self.add_clause(&[!prev, !last]);
+        crate::at_most_one::bimander(self, &lits);
     }
 
     /// Value of `l` in the solver's last model; unassigned literals read as false.

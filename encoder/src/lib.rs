@@ -27,6 +27,7 @@
 //! }
 //! ```
 
+mod at_most_one;
 pub mod bitvec;
 pub mod equation;
 pub mod gates;

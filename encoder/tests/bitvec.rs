@@ -487,10 +487,10 @@ fn gate_folding_rules() {
     assert_eq!(m, enc.iff(x, y));
 }
 
-/// At-most-one, both the pairwise and the sequential-counter form, on every assignment.
+/// At-most-one, both the pairwise and the bimander form, on every assignment.
 #[test]
 fn at_most_one_allows_exactly_the_assignments_with_one_or_no_true_literal() {
-    for k in 1..=9usize {
+    for k in 1..=12usize {
         let mut solver = common::solver();
         let mut enc = Encoder::new(&mut *solver);
         let lits: Vec<Lit> = (0..k).map(|_| enc.new_lit()).collect();

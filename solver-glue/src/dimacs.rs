@@ -7,6 +7,11 @@
 //! header's variable count, a clause count other than the header's, a last clause without its
 //! `0`. A wrong count usually means a truncated or corrupted file, and answering for a formula
 //! other than the one in the file would be a wrong verdict.
+//!
+//! rustsat's DIMACS reader (0.7) is not used here because it is lenient exactly where this
+//! one must be strict: it ignores the header's clause count (a truncated file reads as a
+//! smaller formula), lets literals exceed the header's variable count, and reports errors
+//! without a line.
 
 use std::fmt;
 use std::io::{self, Write};

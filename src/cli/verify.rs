@@ -390,6 +390,8 @@ fn stat_lines(s: &engine::EngineStats) -> Vec<(&'static str, Value)> {
             ("explored steps", e.steps.into()),
             ("races reversed", e.races.into()),
             ("constrained independences", e.constrained.into()),
+            ("input classes", e.input_classes.into()),
+            ("paths covered", e.paths.into()),
         ]);
     }
     v.extend([

@@ -67,7 +67,7 @@ pub fn verify(
         max_executions,
         deadline: opts.timeout.map(|t| Instant::now() + t),
     };
-    let findings = super::dpor::explore(
+    let findings = super::concolic::search::explore(
         prog,
         &super::dpor::Options {
             bounds: bounds.clone(),
@@ -75,6 +75,7 @@ pub fn verify(
             constrained: explorer == Explorer::Cdpor,
             all: false,
             keep_runs: false,
+            concolic: None,
         },
     )
     .findings;

@@ -35,6 +35,11 @@ pub struct ExploreStats {
     pub races: u64,
     /// Races or sleep-set entries decided by independence constraints (cdpor).
     pub constrained: u64,
+    /// Classes of nondet inputs explored (each with every schedule class; 1 without
+    /// symbolic inputs).
+    pub input_classes: u64,
+    /// Distinct paths (every thread's branch decisions) of the runs explored to their end.
+    pub paths: u64,
     pub time: Duration,
 }
 
@@ -47,6 +52,8 @@ pub struct Findings {
     /// The first bound exceeded (an `unwind bound too small` reason).
     pub bound: Option<UnknownReason>,
     pub stats: ExploreStats,
+    /// The paths of the runs explored to their end (see [`ExploreStats::paths`]).
+    pub paths: std::collections::HashSet<u64>,
 }
 
 impl Findings {

@@ -5,6 +5,7 @@
 //! them, nothing else.
 
 pub mod classes;
+pub mod concolic;
 pub mod dpor;
 pub mod engines;
 pub mod findings;

@@ -99,6 +99,16 @@ pub fn run_step(m: &mut Machine, t: usize, forced: &[u64]) -> Result<Step, Unenu
         let choices = &mut step.choices;
         let inputs = &mut step.inputs;
         let r = m.step(t, &mut |req: &NondetRequest| {
+            // A symbolic input of a concolic run: its value is given, it is no choice.
+            if let Some(value) = req.given {
+                inputs.push(Input {
+                    loc: req.loc,
+                    value,
+                    bits: req.bits,
+                    signed: req.signed,
+                });
+                return value;
+            }
             let domain = if req.boolean || req.bits == 1 {
                 2
             } else {

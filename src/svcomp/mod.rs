@@ -1,4 +1,5 @@
-//! SV-COMP inputs: task definitions (`.yml`) and property files (`.prp`).
+//! SV-COMP inputs: task definitions (`.yml`), property files (`.prp`) and the task table
+//! (`tasks.csv`) of a checkout.
 //!
 //! `yogar verify` resolves its FILE and `--property` through [`Request::resolve`] (built on
 //! [`Task::load`] and [`Property::load`]) and checks only [`Property::UnreachCall`]; every other
@@ -8,6 +9,7 @@ pub mod checkout;
 pub mod input;
 pub mod property;
 pub mod task;
+pub mod task_list;
 
 /// The data model of a task (the IR's own, re-exported where tasks are read).
 pub use crate::ir::DataModel;
@@ -15,3 +17,4 @@ pub use checkout::sv_benchmarks;
 pub use input::{is_task_file, Request, RequestError};
 pub use property::{Property, PropertyError, UNREACH_CALL_SPEC};
 pub use task::{Task, TaskError, TaskProperty};
+pub use task_list::{read_task_list, ListedTask, TaskListError};

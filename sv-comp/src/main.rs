@@ -6,10 +6,15 @@
 //! engine configuration on the shared SV-COMP tasks and a deep-bound set) and `growth` (the
 //! default and the monolithic engine against the unwind bound and the thread count) and
 //! `rsmc` (the POWER explorer on the SB+kW family).
+//!
+//! `yogar-bench regress ...` (`make regress`) is the SV-COMP regression runner instead, with
+//! a command line of its own (`regress --help`).
 
+mod child;
 mod engines;
 mod explore;
 mod growth;
+mod regress;
 mod rsmc;
 mod runs;
 mod solvers;
@@ -48,6 +53,16 @@ pub struct Options {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("regress") {
+        let (mut out, mut err) = (std::io::stdout(), std::io::stderr());
+        return ExitCode::from(regress::run(
+            &args[1..],
+            &mut regress::Log {
+                out: &mut out,
+                err: &mut err,
+            },
+        ));
+    }
     ExitCode::from(run(&args))
 }
 
@@ -119,6 +134,7 @@ fn run(args: &[String]) -> u8 {
                      [--solver NAME]... [--svb PATH] [--filter TEXT] [--limit SECONDS] \
                      [--tasks N] [--all] [--unwind N] [--jobs N]\n\
                      sections: {}\n\
+                     yogar-bench regress --help: the SV-COMP regression (make regress)\n\
                      engines: {} tasks spread over directories by default (all matching with \
                      --filter), {} s per engine run",
                     SECTIONS.join(", "),

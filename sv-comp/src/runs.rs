@@ -3,8 +3,10 @@
 //! `--stats` lines, medians and ratios).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
+
+use super::child::{run_limited, Limits};
 
 /// The wall-clock backstop of a run, as a multiple of its CPU limit: large, because on a
 /// shared machine a run may get a small share of a core, and the CPU limit is what counts.
@@ -162,47 +164,16 @@ pub fn median(values: &[f64]) -> Option<f64> {
 
 /// Reads `tasks.csv` of an sv-benchmarks checkout (input files are under `c/`).
 pub fn load_tasks(svb: &Path) -> Result<Vec<BenchTask>, String> {
-    let path = svb.join("tasks.csv");
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines
-        .next()
-        .ok_or_else(|| format!("{}: empty", path.display()))?
-        .split(',')
-        .collect();
-    let col = |name: &str| {
-        header
-            .iter()
-            .position(|h| h.trim() == name)
-            .ok_or_else(|| format!("{}: no column '{name}'", path.display()))
-    };
-    let (c_yml, c_input, c_verdict, c_dir) = (
-        col("yml")?,
-        col("input_file")?,
-        col("expected_verdict")?,
-        col("directory")?,
-    );
-    let mut tasks = Vec::new();
-    for line in lines.filter(|l| !l.trim().is_empty()) {
-        let row: Vec<&str> = line.split(',').map(str::trim).collect();
-        let field = |i: usize| {
-            row.get(i)
-                .copied()
-                .ok_or_else(|| format!("{}: short row '{line}'", path.display()))
-        };
-        let yml = field(c_yml)?;
-        tasks.push(BenchTask {
-            name: yml.strip_suffix(".yml").unwrap_or(yml).to_string(),
-            directory: field(c_dir)?.to_string(),
-            input: svb.join("c").join(field(c_input)?),
-            expected: match field(c_verdict)? {
-                "true" => Some(true),
-                "false" => Some(false),
-                _ => None,
-            },
-        });
-    }
-    Ok(tasks)
+    let listed = yogar::svcomp::read_task_list(svb).map_err(|e| e.to_string())?;
+    Ok(listed
+        .into_iter()
+        .map(|t| BenchTask {
+            name: t.stem().to_string(),
+            directory: t.directory,
+            input: t.input,
+            expected: t.expected,
+        })
+        .collect())
 }
 
 /// A deterministic subset of `n` tasks spread over the directories: each directory gets a
@@ -247,43 +218,10 @@ pub fn yogar_binary() -> Option<PathBuf> {
     bin.is_file().then_some(bin)
 }
 
-/// A reaped child: its exit code (`None` after a signal), whether the CPU limit ended it
-/// (`SIGXCPU`), and its CPU time.
-type Ended = (Option<i32>, bool, Option<Duration>);
-
-/// Reaps the child `pid` if it has ended (what [`Ended`] says, with the child's own user +
-/// system CPU time). `Ok(None)` while it runs.
-fn wait_child(pid: libc::pid_t) -> Result<Option<Ended>, ()> {
-    let mut status = 0;
-    // SAFETY: `wait4` only writes the status and the zeroed plain-data rusage it is given.
-    let (r, usage) = unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        let r = libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage);
-        (r, usage)
-    };
-    match r {
-        0 => Ok(None),
-        r if r == pid => {
-            let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
-            let cpu = Duration::from_micros(micros(usage.ru_utime) + micros(usage.ru_stime));
-            let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
-            let xcpu = libc::WIFSIGNALED(status) && libc::WTERMSIG(status) == libc::SIGXCPU;
-            Ok(Some((code, xcpu, Some(cpu))))
-        }
-        _ => Err(()),
-    }
-}
-
-/// Runs `yogar verify ARGS --stats --timeout … FILE` on one file. The child's CPU time is its own (from `wait4`), so runs may
-/// go side by side; `RLIMIT_CPU` ends it at the limit (a timeout), and it is killed if it
-/// outlives the limit by far in wall-clock time.
+/// Runs `yogar verify ARGS --stats --timeout … FILE` on one file under the CPU limit
+/// `limit` (a timeout when it runs out), with a large wall-clock backstop for a child that
+/// sleeps; the child's CPU time is its own, so runs may go side by side.
 pub fn run_verify(yogar: &Path, args: &[String], file: &Path, limit: f64) -> EngineRun {
-    use std::os::unix::process::CommandExt;
-    let started = Instant::now();
-    // The limit is CPU time, as in SV-COMP, so that runs side by side (or a busy machine)
-    // do not shorten it: RLIMIT_CPU ends the child; `--timeout` (wall clock) is only a
-    // backstop for a child that sleeps.
-    let cpu_cap = limit.ceil() as libc::rlim_t;
     let mut command = Command::new(yogar);
     command
         .arg("verify")
@@ -291,80 +229,45 @@ pub fn run_verify(yogar: &Path, args: &[String], file: &Path, limit: f64) -> Eng
         .arg("--stats")
         .arg("--timeout")
         .arg(format!("{}", limit * WALL_FACTOR))
-        .arg(file)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    // SAFETY: only `setrlimit` runs between fork and exec; it is async-signal-safe.
-    unsafe {
-        command.pre_exec(move || {
-            let rl = libc::rlimit {
-                rlim_cur: cpu_cap,
-                rlim_max: cpu_cap + 5,
-            };
-            libc::setrlimit(libc::RLIMIT_CPU, &rl);
-            Ok(())
-        });
-    }
-    let child = command.spawn();
-    let mut child = match child {
-        Ok(c) => c,
+        .arg(file);
+    let limits = Limits {
+        cpu: limit,
+        memory: None,
+        wall: Duration::from_secs_f64(limit * (WALL_FACTOR + 2.0) + 30.0),
+    };
+    let ended = match run_limited(command, &limits) {
+        Ok(ended) => ended,
         Err(e) => {
             return EngineRun {
                 verdict: RunVerdict::Failed(format!("cannot start {}: {e}", yogar.display())),
                 cpu: None,
-                wall: started.elapsed(),
+                wall: Duration::ZERO,
                 output: RunOutput::default(),
             }
         }
     };
-    // Pipes are drained on threads so a chatty child cannot block on a full pipe.
-    let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut s = String::new();
-            if let Some(mut p) = pipe {
-                let _ = p.read_to_string(&mut s);
-            }
-            s
-        })
-    };
-    let out_thread = drain(child.stdout.take().map(|p| Box::new(p) as _));
-    let err_thread = drain(child.stderr.take().map(|p| Box::new(p) as _));
-    let hard_limit = Duration::from_secs_f64(limit * (WALL_FACTOR + 2.0) + 30.0);
-    let mut killed = false;
-    let pid = child.id() as libc::pid_t;
-    let (status, out_of_cpu, cpu) = loop {
-        match wait_child(pid) {
-            Ok(Some(done)) => break done,
-            Ok(None) if started.elapsed() > hard_limit && !killed => {
-                let _ = child.kill();
-                killed = true;
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-            Err(()) => break (None, false, None),
+    let output = parse_output(&ended.stdout);
+    let verdict = match &output.verdict {
+        _ if ended.wall_killed => {
+            RunVerdict::Failed(format!("killed after {:.0} s", ended.wall.as_secs_f64()))
         }
-    };
-    let wall = started.elapsed();
-    let stdout = out_thread.join().unwrap_or_default();
-    let stderr = err_thread.join().unwrap_or_default();
-    let output = parse_output(&stdout);
-    let verdict = match (&output.verdict, killed) {
-        (_, true) => RunVerdict::Failed(format!("killed after {:.0} s", wall.as_secs_f64())),
-        (None, false) if out_of_cpu => RunVerdict::Unknown("timeout (CPU limit)".into()),
-        (Some(v), false) => v.clone(),
-        (None, false) => {
-            let last = stderr.lines().rev().find(|l| !l.trim().is_empty());
+        None if ended.out_of_cpu(&limits) => RunVerdict::Unknown("timeout (CPU limit)".into()),
+        Some(v) => v.clone(),
+        None => {
+            let last = ended.stderr.lines().rev().find(|l| !l.trim().is_empty());
             RunVerdict::Failed(format!(
                 "exit {}: {}",
-                status.map_or("by signal".to_string(), |c| c.to_string()),
+                ended
+                    .code
+                    .map_or("by signal".to_string(), |c| c.to_string()),
                 last.unwrap_or("no output")
             ))
         }
     };
     EngineRun {
         verdict,
-        cpu,
-        wall,
+        cpu: Some(ended.cpu),
+        wall: ended.wall,
         output,
     }
 }

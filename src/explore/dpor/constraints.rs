@@ -21,9 +21,15 @@
 //! q/r race commutes after p, the p/r race after q, and r.q.p is never run), which the
 //! explorer tests check.
 //!
-//! Because the constraints are about states, the dependency they refine must not itself
-//! depend on the state: an atomic section's accesses depend on the values it reads, so in
-//! constrained mode an atomic step conflicts with every memory access ([`Context::widen`]).
+//! Footprints are per state: a step's accesses are what it does in the state it runs from
+//! (an atomic section's accesses follow the values it reads). A sleep-set entry holds the
+//! accesses of the thread's next step *in the state of its node*: an entry kept because it
+//! does not conflict with the step taken is still exact below it (the step taken wrote
+//! nothing the sleeping step reads, so that step runs alike), and an entry kept by the
+//! extension gets the accesses its step has after the step taken (the second half of the
+//! order the commutation check ran), not those it had before. So every later conflict test
+//! of the entry is against what the sleeping thread would really do there, and the dependency
+//! of the search (races, backtrack sets) is source-DPOR's on the accesses actually made.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -153,7 +159,8 @@ impl<'p> Context<'p> {
     }
 
     /// Sleep-set extension: an entry that conflicts with `n` stays asleep when its step and
-    /// `n` commute uniformly in the node's state.
+    /// `n` commute uniformly in the node's state; it keeps the accesses its step has after
+    /// `n`.
     pub(super) fn extend_sleep(
         &self,
         s: &Machine,
@@ -170,16 +177,20 @@ impl<'p> Context<'p> {
             let Ok(step) = sched::run_step(&mut m, *q, &[]) else {
                 continue;
             };
-            if step.choices.is_empty() && self.commute(s, &step, &n.step) == Commute::Uniformly {
-                sleep.push((*q, acc.clone()));
+            if !step.choices.is_empty() {
+                continue;
+            }
+            if let (Commute::Uniformly, Some(after)) = self.commute(s, &step, &n.step) {
+                sleep.push((*q, after));
                 stats.constrained += 1;
             }
         }
     }
 
     /// Whether steps `a` and `b` (of two threads) commute in `s`, and whether also in every
-    /// state the other live threads can lead to from `s`.
-    fn commute(&self, s: &Machine, a: &Step, b: &Step) -> Commute {
+    /// state the other live threads can lead to from `s` (transitive uniformity); with the
+    /// accesses of `a`'s thread's step when it runs after `b`.
+    fn commute(&self, s: &Machine, a: &Step, b: &Step) -> (Commute, Option<Vec<Access>>) {
         let syncs = |x: &Step| {
             x.acquire.is_some()
                 || x.release.is_some()
@@ -193,9 +204,9 @@ impl<'p> Context<'p> {
                 })
         };
         if syncs(a) || syncs(b) || a.thread == b.thread {
-            return Commute::No;
+            return (Commute::No, None);
         }
-        let run = |first: &Step, second: &Step| -> Option<(Machine, Vec<Access>)> {
+        let run = |first: &Step, second: &Step| -> Option<(Machine, Vec<Access>, Vec<Access>)> {
             let mut m = s.clone();
             let x = sched::run_step(&mut m, first.thread, &choices(first)).ok()?;
             let y = sched::run_step(&mut m, second.thread, &choices(second)).ok()?;
@@ -203,14 +214,14 @@ impl<'p> Context<'p> {
                 return None;
             }
             let mut acc = x.accesses;
-            acc.extend(y.accesses);
-            Some((m, acc))
+            acc.extend(y.accesses.iter().copied());
+            Some((m, acc, y.accesses))
         };
-        let (Some((m1, acc1)), Some((m2, acc2))) = (run(a, b), run(b, a)) else {
-            return Commute::No;
+        let (Some((m1, acc1, _)), Some((m2, acc2, a_after))) = (run(a, b), run(b, a)) else {
+            return (Commute::No, None);
         };
         if !m1.same_state(&m2) {
-            return Commute::No;
+            return (Commute::No, None);
         }
         // What the two orders depend on: their reads, and what only one of them writes.
         let written = |acc: &[Access]| -> Vec<Target> {
@@ -232,109 +243,11 @@ impl<'p> Context<'p> {
                 !depends.iter().any(|d| w.may_write(s, d))
             });
         if uniform {
-            Commute::Uniformly
+            (Commute::Uniformly, Some(a_after))
         } else {
-            Commute::Here
+            (Commute::Here, None)
         }
     }
-
-    /// In constrained mode an atomic step also conflicts through the static footprint of its
-    /// section (from the position `before` it started at): every global variable when the
-    /// code from there on names only variables, else all memory. The dependency must not
-    /// depend on the values the section reads.
-    pub fn widen(&self, before: &Machine, step: &mut Step) {
-        if !step.atomic {
-            return;
-        }
-        let target = if self.names_only_globals(before, step.thread) {
-            Target::Globals
-        } else {
-            Target::Everything
-        };
-        step.accesses.push(Access {
-            target,
-            write: true,
-            value: 0,
-        });
-    }
-
-    /// Whether every memory access of the code thread `t` can still run is to a global
-    /// variable (no pointer, no address-taken local, no heap).
-    fn names_only_globals(&self, m: &Machine, t: usize) -> bool {
-        let mut funcs = BTreeSet::new();
-        let mut ok = true;
-        let mut check = |k: &InstrKind| ok &= only_globals(self.prog, k);
-        for (f, pc) in m.frames(t) {
-            let Some(body) = self.prog.funcs[f].body.as_ref() else {
-                continue;
-            };
-            let mut todo = vec![pc];
-            let mut reach: BTreeSet<InstrId> = BTreeSet::new();
-            while let Some(i) = todo.pop() {
-                if (i.as_u32() as usize) < body.instrs.len() && reach.insert(i) {
-                    todo.extend(body.successors(i));
-                }
-            }
-            for i in reach {
-                let k = &body.instrs[i].kind;
-                check(k);
-                if let InstrKind::Call { callee, .. } = k {
-                    match callee {
-                        crate::ir::Callee::Direct(g) => {
-                            funcs.insert(*g);
-                        }
-                        crate::ir::Callee::Indirect(_) => return false,
-                    }
-                }
-            }
-        }
-        let mut seen = BTreeSet::new();
-        while let Some(g) = funcs.pop_first() {
-            if !seen.insert(g) {
-                continue;
-            }
-            if let Some(body) = self.prog.funcs[g].body.as_ref() {
-                for i in body.instrs.values() {
-                    check(&i.kind);
-                    if let InstrKind::Call { callee, .. } = &i.kind {
-                        match callee {
-                            crate::ir::Callee::Direct(h) => {
-                                funcs.insert(*h);
-                            }
-                            crate::ir::Callee::Indirect(_) => return false,
-                        }
-                    }
-                }
-            }
-        }
-        ok
-    }
-}
-
-/// Whether an instruction accesses memory only through global variables.
-fn only_globals(prog: &Program, k: &InstrKind) -> bool {
-    let mut ok = !matches!(
-        k,
-        InstrKind::Memset { .. } | InstrKind::Memcpy { .. } | InstrKind::Free(_)
-    );
-    let mut place = |p: &Place| match &p.base {
-        PlaceBase::Deref(_) => ok = false,
-        PlaceBase::Var(v) => {
-            let d = &prog.vars[*v];
-            if !d.is_global() && d.address_taken {
-                ok = false
-            }
-        }
-    };
-    if let InstrKind::Assign { dst, .. } | InstrKind::Nondet { dst } = k {
-        place(dst);
-    }
-    k.walk_exprs(&mut |e| {
-        if let crate::ir::ExprKind::Read(p) | crate::ir::ExprKind::AddrOf(p) = &e.kind {
-            place(p);
-        }
-    });
-    ok
 }
 
 /// The nondet values a step took.

@@ -41,6 +41,9 @@ pub struct Options {
     pub all: bool,
     /// Keep the events of every complete run (for counting equivalence classes).
     pub keep_runs: bool,
+    /// Run concolically with this symbolic state: nondet inputs of more than two values are
+    /// symbolic (see `explore::concolic`); without it they end the search as UNKNOWN.
+    pub concolic: Option<crate::explore::concolic::Handle>,
 }
 
 /// The result: findings, and the complete runs when asked for.
@@ -73,12 +76,55 @@ impl Node<'_> {
     }
 }
 
+/// A run ended with threads waiting for a mutex another thread holds (it may have stopped
+/// holding it, or be waiting itself): each waiting lock is a pending event in a reversible
+/// race with the acquisition that holds the mutex, since taking the mutex first is another
+/// trace the run never reached. The races are reversed as for executed events; without this,
+/// the order where the waiting thread takes the mutex first would never be explored.
+fn blocked_lock_races(stack: &mut [Node], events: &[Event], m: &Machine) -> u64 {
+    let mut added = 0;
+    for q in 0..m.num_threads() {
+        let Some(key) = m.blocked_on(q) else {
+            continue;
+        };
+        let pending = Step {
+            thread: q,
+            loc: m.position(q).map(|(_, l)| l).unwrap_or_default(),
+            accesses: vec![Access {
+                target: super::interp::Target::Mutex(key.0, key.1),
+                write: true,
+                value: 0,
+            }],
+            acquire: Some((key, true)),
+            release: None,
+            created: Vec::new(),
+            items: Vec::new(),
+            inputs: Vec::new(),
+            choices: Vec::new(),
+            end: None,
+            atomic: false,
+        };
+        let n = hb::event(events, pending);
+        for i in hb::races(events, &n) {
+            let init = hb::initials(events, i, &n);
+            let node = &mut stack[i];
+            if init.iter().any(|t| node.backtrack.contains(t)) {
+                continue;
+            }
+            let t = if init.contains(&q) { q } else { init[0] };
+            node.backtrack.push(t);
+            added += 1;
+        }
+    }
+    added
+}
+
 /// Explores `prog` within the bounds.
 pub fn explore(prog: &Program, opts: &Options) -> Report {
     let start = Instant::now();
     let mut f = Findings::default();
     let mut runs = Vec::new();
-    let m = match Machine::with_bounds(prog, Some(opts.bounds.clone())) {
+    let mut m = match Machine::with_bounds(prog, Some(opts.bounds.clone())) {
         Ok(m) => m,
         Err(e) => {
             f.give_up(UnknownReason::unsupported(format!(
@@ -87,6 +133,9 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
             return Report { findings: f, runs };
         }
     };
+    if let Some(h) = &opts.concolic {
+        m.attach_concolic(h.clone());
+    }
     let enabled = m.runnable();
     let first = enabled.first().copied();
     let mut stack = vec![Node {
@@ -152,7 +201,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
             break;
         }
         let mut m = top.machine.clone();
-        let mut step = match sched::run_step(&mut m, p, &prefix) {
+        let step = match sched::run_step(&mut m, p, &prefix) {
             Ok(s) => s,
             Err(sched::Unenumerable(loc)) => {
                 f.give_up(unenumerable(&m, loc));
@@ -160,9 +209,6 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
             }
         };
         f.stats.steps += 1;
-        if opts.constrained {
-            cx.widen(&top.machine, &mut step);
-        }
         let cur = top.current.as_mut().expect("current");
         for (j, c) in step.choices.iter().enumerate().skip(prefix.len()) {
             for v in (0..c.domain).filter(|&v| v != c.value) {
@@ -186,6 +232,22 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
         }
         if let Some(end) = &n.step.end {
             f.stats.executions += 1;
+            f.paths.insert(m.path_id());
+            if !matches!(end, RunEnd::Violation { .. }) {
+                events.push(n);
+                f.stats.races += blocked_lock_races(&mut stack, &events, &m);
+                let n = events.pop().expect("pushed");
+                if opts.keep_runs {
+                    let mut run: Vec<Step> = events.iter().map(|e| e.step.clone()).collect();
+                    run.push(n.step.clone());
+                    runs.push(run);
+                }
+                let end = n.step.end.as_ref().expect("an end");
+                if f.run_end(&m, end, n.step.loc) && !opts.all {
+                    break 'search;
+                }
+                continue;
+            }
             if let RunEnd::Violation { thread, loc } = end {
                 if f.violation.is_none() {
                     let steps: Vec<&Step> = events

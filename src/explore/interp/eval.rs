@@ -107,26 +107,22 @@ impl<'p> Machine<'p> {
             }
             ExprKind::AddrOf(p) => {
                 let (o, off) = self.place(cx, p)?;
-                Ok(Value::Scalar(Scalar {
-                    bits: off,
-                    prov: Some(Prov::Obj(o)),
-                }))
+                Ok(Value::Scalar(Scalar::ptr(off, Some(Prov::Obj(o)))))
             }
-            ExprKind::FuncAddr(f) => Ok(Value::Scalar(Scalar {
-                bits: 0,
-                prov: Some(Prov::Func(*f)),
-            })),
+            ExprKind::FuncAddr(f) => Ok(Value::Scalar(Scalar::ptr(0, Some(Prov::Func(*f))))),
             ExprKind::Unary(op, a) => {
                 let a = self.eval_scalar(cx, a)?;
-                match op {
+                let v = match op {
                     UnOp::LogNot => int(!a.truthy() as u64),
                     _ if a.prov.is_some() => trap("arithmetic on a pointer"),
                     UnOp::Neg => int(a.bits.wrapping_neg()),
                     UnOp::BitNot => int(!a.bits),
-                }
+                }?;
+                Ok(self.with_sym(v, self.sym_unary(*op, a, bits, signed)))
             }
             ExprKind::Ite(c, a, b) => {
-                if self.eval_scalar(cx, c)?.truthy() {
+                let c = self.eval_scalar(cx, c)?;
+                if self.decide(c)? {
                     self.eval(cx, a)
                 } else {
                     self.eval(cx, b)
@@ -138,7 +134,8 @@ impl<'p> Machine<'p> {
                     return trap("unsupported: floating point");
                 }
                 if matches!(types.get(e.ty), Type::Bool) {
-                    return int(v.truthy() as u64);
+                    let b = int(v.truthy() as u64)?;
+                    return Ok(self.with_sym(b, self.sym_truth(v)));
                 }
                 if types.is_void(e.ty) {
                     return Ok(Value::Scalar(v));
@@ -149,23 +146,30 @@ impl<'p> Machine<'p> {
                 Ok(Value::Scalar(Scalar {
                     bits: norm(v.bits, bits, signed),
                     prov: v.prov,
+                    sym: v.sym.map(|s| self.sym_norm(s, bits, signed)),
                 }))
             }
             ExprKind::PtrAdd(p, d) => {
                 let p = self.eval_scalar(cx, p)?;
                 let d = self.eval_scalar(cx, d)?;
+                if p.sym.is_some() || d.sym.is_some() {
+                    return trap("unsupported: input-dependent pointer arithmetic");
+                }
                 if d.prov.is_some() {
                     return trap("pointer added to a pointer");
                 }
                 let pb = types.ptr_bits() as u32;
-                Ok(Value::Scalar(Scalar {
-                    bits: norm(p.bits.wrapping_add(d.bits), pb, false),
-                    prov: p.prov,
-                }))
+                Ok(Value::Scalar(Scalar::ptr(
+                    norm(p.bits.wrapping_add(d.bits), pb, false),
+                    p.prov,
+                )))
             }
             ExprKind::PtrDiff(a, b) => {
                 let a = self.eval_scalar(cx, a)?;
                 let b = self.eval_scalar(cx, b)?;
+                if a.sym.is_some() || b.sym.is_some() {
+                    return trap("unsupported: input-dependent pointer arithmetic");
+                }
                 if a.prov != b.prov {
                     return trap("difference of pointers into different objects");
                 }
@@ -175,7 +179,10 @@ impl<'p> Machine<'p> {
                 let opty = a.ty;
                 let a = self.eval_scalar(cx, a)?;
                 let b = self.eval_scalar(cx, b)?;
-                self.binary(*op, opty, a, b, bits, signed)
+                // The shadow first: it records the decision of a trap the operation may do.
+                let sym = self.sym_binary(*op, opty, a, b, bits, signed)?;
+                let v = self.binary(*op, opty, a, b, bits, signed)?;
+                Ok(self.with_sym(v, sym))
             }
         }
     }
@@ -198,8 +205,8 @@ impl<'p> Machine<'p> {
         match op {
             LogAnd => return boolean(a.truthy() && b.truthy()),
             LogOr => return boolean(a.truthy() || b.truthy()),
-            Eq => return boolean(a == b),
-            Ne => return boolean(a != b),
+            Eq => return boolean(a.same(b)),
+            Ne => return boolean(!a.same(b)),
             _ => {}
         }
         if a.prov.is_some() || b.prov.is_some() {
@@ -212,14 +219,14 @@ impl<'p> Machine<'p> {
                     bits,
                     signed,
                 ),
-                Add if b.prov.is_none() => Ok(Value::Scalar(Scalar {
-                    bits: norm(a.bits.wrapping_add(b.bits), bits, signed),
-                    prov: a.prov,
-                })),
-                Sub if b.prov.is_none() => Ok(Value::Scalar(Scalar {
-                    bits: norm(a.bits.wrapping_sub(b.bits), bits, signed),
-                    prov: a.prov,
-                })),
+                Add if b.prov.is_none() => Ok(Value::Scalar(Scalar::ptr(
+                    norm(a.bits.wrapping_add(b.bits), bits, signed),
+                    a.prov,
+                ))),
+                Sub if b.prov.is_none() => Ok(Value::Scalar(Scalar::ptr(
+                    norm(a.bits.wrapping_sub(b.bits), bits, signed),
+                    a.prov,
+                ))),
                 Sub if a.prov == b.prov => res(a.bits.wrapping_sub(b.bits)),
                 _ => trap(format!("unsupported: '{}' on pointers", op.symbol())),
             };

@@ -56,29 +56,39 @@ impl<'p> Machine<'p> {
                 if self.shared(dst) {
                     cx.before_write()?;
                 }
-                let raw = nondet(&NondetRequest {
+                let boolean = matches!(types.get(ty), Type::Bool);
+                let req = NondetRequest {
                     thread: t,
                     loc: instr.loc,
                     bits,
                     signed,
-                    boolean: matches!(types.get(ty), Type::Bool),
-                });
-                let v = if matches!(types.get(ty), Type::Bool) {
+                    boolean,
+                    given: None,
+                };
+                let (raw, sym) = self.nondet_input(req, nondet);
+                let v = if boolean {
                     (raw != 0) as u64
                 } else {
                     super::eval::norm(raw, bits, signed)
                 };
-                self.store(o, off, ty, &Value::Scalar(Scalar::int(v)))?;
+                let sym = sym.map(|s| self.extend(s, signed));
+                let value = Scalar {
+                    sym,
+                    ..Scalar::int(v)
+                };
+                self.store(o, off, ty, &Value::Scalar(value))?;
                 self.advance(t);
             }
             InstrKind::Assume(c) => {
-                if !self.eval_scalar(cx, c)?.truthy() {
+                let c = self.eval_scalar(cx, c)?;
+                if !self.decide(c)? {
                     return Err(Stop::ThreadStops);
                 }
                 self.advance(t);
             }
             InstrKind::Assert { cond, .. } => {
-                if !self.eval_scalar(cx, cond)?.truthy() {
+                let c = self.eval_scalar(cx, cond)?;
+                if !self.decide(c)? {
                     return Err(Stop::End(RunEnd::Violation {
                         thread: t,
                         loc: instr.loc,
@@ -92,7 +102,12 @@ impl<'p> Machine<'p> {
                 back_edge,
             } => {
                 let jump = match cond {
-                    Some(c) => self.eval_scalar(cx, c)?.truthy(),
+                    Some(c) => {
+                        let c = self.eval_scalar(cx, c)?;
+                        let j = self.decide(c)?;
+                        self.note_branch(t, i, j);
+                        j
+                    }
                     None => true,
                 };
                 match (jump, back_edge) {
@@ -122,6 +137,9 @@ impl<'p> Machine<'p> {
             InstrKind::Alloc { dst, size, .. } => {
                 self.threads[t].effects += 1;
                 let n = self.eval_scalar(cx, size)?;
+                if n.sym.is_some() {
+                    return trap("unsupported: input-dependent allocation size");
+                }
                 if n.prov.is_some() || n.bits > MAX_OBJECT {
                     return trap("allocation too large");
                 }
@@ -137,10 +155,7 @@ impl<'p> Machine<'p> {
                 };
                 let o = self.new_object(t as u32 + 1, n.bits, false);
                 if let Some(((po, off), ty)) = target {
-                    let v = Scalar {
-                        bits: 0,
-                        prov: Some(Prov::Obj(o)),
-                    };
+                    let v = Scalar::ptr(0, Some(Prov::Obj(o)));
                     self.store(po, off, ty, &Value::Scalar(v))?;
                 }
                 self.advance(t);
@@ -159,8 +174,12 @@ impl<'p> Machine<'p> {
             }
             InstrKind::Memset { dst, byte, len } => {
                 let (o, off) = self.deref(self.eval_scalar(cx, dst)?)?;
-                let b = self.eval_scalar(cx, byte)?.bits as u8;
-                let n = self.eval_scalar(cx, len)?.bits;
+                let b = self.eval_scalar(cx, byte)?;
+                let n = self.eval_scalar(cx, len)?;
+                if b.sym.is_some() || n.sym.is_some() {
+                    return trap("unsupported: input-dependent memset");
+                }
+                let (b, n) = (b.bits as u8, n.bits);
                 if n > MAX_OBJECT {
                     return trap("memory operation too large");
                 }
@@ -172,12 +191,19 @@ impl<'p> Machine<'p> {
             InstrKind::Memcpy { dst, src, len } => {
                 let (d, doff) = self.deref(self.eval_scalar(cx, dst)?)?;
                 let (s, soff) = self.deref(self.eval_scalar(cx, src)?)?;
-                let n = self.eval_scalar(cx, len)?.bits;
+                let n = self.eval_scalar(cx, len)?;
+                if n.sym.is_some() {
+                    return trap("unsupported: input-dependent memcpy length");
+                }
+                let n = n.bits;
                 if n > MAX_OBJECT {
                     return trap("memory operation too large");
                 }
                 cx.before_write()?;
                 let (bytes, provs) = self.read_bytes(s, soff, n)?;
+                if self.shadow_of(s, soff, n)?.is_some() {
+                    return trap("unsupported: memcpy of an input-dependent value");
+                }
                 self.log(s, soff, n, false, super::memory::summary(&bytes));
                 self.write_bytes(d, doff, &bytes, &provs)?;
                 self.advance(t);
@@ -283,7 +309,12 @@ impl<'p> Machine<'p> {
                 return false;
             };
             let a = self.obj(o);
-            if o != *ob || a.bytes != b.bytes || a.provs != b.provs || a.undef != b.undef {
+            if o != *ob
+                || a.bytes != b.bytes
+                || a.provs != b.provs
+                || a.undef != b.undef
+                || a.syms != b.syms
+            {
                 return false;
             }
         }

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use super::eval::{norm, Cx};
 use super::{trap, Access, Machine, ObjId, Prov, Provs, Scalar, Target, Value, R};
+use crate::explore::concolic::term::SymId;
 use crate::ir::{Place, PlaceBase, Proj, TypeId, VarId};
 
 /// Largest object (bytes) a run may allocate or touch at once.
@@ -26,6 +27,9 @@ pub(super) struct Object {
     /// Bytes whose value is indeterminate (a declared, not yet written local); `None` when all
     /// are defined. A scalar read of them is a nondet input, as in symbolic execution.
     pub undef: Option<Vec<bool>>,
+    /// Offset → (the term of the bytes stored there, their number): the symbolic shadow of
+    /// input-dependent scalars stored in the object (concolic runs).
+    pub syms: BTreeMap<u64, (SymId, u8)>,
 }
 
 impl Object {
@@ -87,6 +91,7 @@ impl<'p> Machine<'p> {
             alive: true,
             private,
             undef: None,
+            syms: BTreeMap::new(),
         });
         ObjId {
             owner,
@@ -127,6 +132,9 @@ impl<'p> Machine<'p> {
 
     /// The object and offset a pointer designates.
     pub(super) fn deref(&self, p: Scalar) -> R<(ObjId, u64)> {
+        if p.sym.is_some() {
+            return trap("unsupported: input-dependent pointer");
+        }
         match p.prov {
             Some(Prov::Obj(o)) => Ok((o, p.bits)),
             Some(Prov::Func(_)) => trap("dereference of a function pointer"),
@@ -176,6 +184,9 @@ impl<'p> Machine<'p> {
                     let i = self.eval_scalar(cx, index)?;
                     if i.prov.is_some() {
                         return trap("pointer used as an array index");
+                    }
+                    if i.sym.is_some() {
+                        return trap("unsupported: input-dependent array index");
                     }
                     off = off.wrapping_add(i.bits.wrapping_mul(*elem_size));
                 }
@@ -237,6 +248,15 @@ impl<'p> Machine<'p> {
         for k in stale {
             obj.provs.remove(&k);
         }
+        let stale: Vec<u64> = obj
+            .syms
+            .range(start..off + n)
+            .filter(|(k, (_, sz))| **k + *sz as u64 > off)
+            .map(|(k, _)| *k)
+            .collect();
+        for k in stale {
+            obj.syms.remove(&k);
+        }
         for (k, p, sz) in provs {
             obj.provs.insert(off + k, (*p, *sz));
         }
@@ -262,6 +282,7 @@ impl<'p> Machine<'p> {
             return trap("unsupported: floating point");
         }
         let (bytes, provs) = self.read_bytes(o, off, size)?;
+        let shadow = self.shadow_of(o, off, size)?;
         if types.is_integer(ty) || types.is_pointer(ty) {
             let raw = summary(&bytes);
             let bits = norm(raw, types.bits(ty), types.is_signed(ty));
@@ -269,7 +290,10 @@ impl<'p> Machine<'p> {
                 [(0, p, sz)] if *sz as u64 == size => Some(*p),
                 _ => None,
             };
-            Ok(Value::Scalar(Scalar { bits, prov }))
+            let sym = shadow.map(|s| self.loaded(s, types.bits(ty), types.is_signed(ty)));
+            Ok(Value::Scalar(Scalar { bits, prov, sym }))
+        } else if shadow.is_some() {
+            trap("unsupported: input-dependent value inside an aggregate")
         } else {
             Ok(Value::Bytes(bytes, provs))
         }
@@ -288,7 +312,11 @@ impl<'p> Machine<'p> {
                 let bytes: Vec<u8> = (0..size).map(|k| (s.bits >> (8 * k)) as u8).collect();
                 let provs: Vec<(u64, Prov, u8)> =
                     s.prov.map(|p| (0, p, size as u8)).into_iter().collect();
-                self.write_bytes(o, off, &bytes, &provs)
+                self.write_bytes(o, off, &bytes, &provs)?;
+                if let Some(t) = s.sym {
+                    self.set_shadow(o, off, size, t, false);
+                }
+                Ok(())
             }
             Value::Bytes(b, p) => {
                 if b.len() as u64 != size {

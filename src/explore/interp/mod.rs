@@ -20,10 +20,12 @@
 mod eval;
 mod exec;
 mod memory;
+mod shadow;
 mod threads;
 
 use std::collections::{BTreeMap, HashMap};
 
+use super::concolic::{term::SymId, Handle};
 use crate::ir::{FuncId, InstrId, InstrKind, Loc, LoopId, PlaceBase, Program, TypeId, VarId};
 
 pub(crate) use eval::norm;
@@ -45,16 +47,35 @@ pub enum Prov {
 }
 
 /// A scalar: its bits (extended to 64 by the signedness of its type; a pointer's bits are its
-/// byte offset) and, for pointers, the object it points into.
+/// byte offset), for pointers the object it points into, and in a concolic run the 64-bit
+/// term over the nondet inputs that the bits are computed from (`None`: they depend on none).
+/// A pointer never has a term (see `shadow`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Scalar {
     pub bits: u64,
     pub prov: Option<Prov>,
+    pub sym: Option<SymId>,
 }
 
 impl Scalar {
     pub fn int(bits: u64) -> Scalar {
-        Scalar { bits, prov: None }
+        Scalar {
+            bits,
+            prov: None,
+            sym: None,
+        }
+    }
+    /// A pointer (no term).
+    pub fn ptr(bits: u64, prov: Option<Prov>) -> Scalar {
+        Scalar {
+            bits,
+            prov,
+            sym: None,
+        }
+    }
+    /// The same value (the C `==` on scalars: bits and provenance, the term aside).
+    fn same(self, o: Scalar) -> bool {
+        self.bits == o.bits && self.prov == o.prov
     }
     fn truthy(self) -> bool {
         self.bits != 0 || self.prov.is_some()
@@ -225,6 +246,8 @@ struct Thread {
     memo: Vec<Value>,
     /// Writes, synchronisation writes and allocations of the steps it finished.
     effects: u64,
+    /// Symbolic inputs it has read (concolic runs).
+    inputs: u32,
 }
 
 /// A nondet value request: thread, location, width in bits and signedness of the value.
@@ -235,6 +258,9 @@ pub struct NondetRequest {
     pub signed: bool,
     /// The value is a `_Bool` (0 or 1).
     pub boolean: bool,
+    /// The value is a symbolic input of a concolic run, and this is its value: the callee
+    /// must return it (it only records it).
+    pub given: Option<u64>,
 }
 
 /// The whole machine state; cheap enough to clone for a depth-first search.
@@ -257,6 +283,10 @@ pub struct Machine<'p> {
     pub accesses: Vec<Access>,
     /// Liveness of the bodies with loops (spin reduction only), shared by the clones.
     live: std::sync::Arc<HashMap<FuncId, crate::ir::liveness::Liveness>>,
+    /// The symbolic state of a concolic run, shared by the clones.
+    conc: Option<Handle>,
+    /// Per thread, a hash of the branch decisions it made (its path).
+    paths: Vec<u64>,
 }
 
 /// Why an instruction stopped: the run ended, the thread yields between two shared accesses
@@ -310,6 +340,8 @@ impl<'p> Machine<'p> {
             last_shared: Vec::new(),
             accesses: Vec::new(),
             live: Default::default(),
+            conc: None,
+            paths: vec![0],
         };
         if m.bounds.as_ref().is_some_and(|b| b.spin_reduction) {
             let live = prog
@@ -334,6 +366,7 @@ impl<'p> Machine<'p> {
             atomic_entry: false,
             memo: Vec::new(),
             effects: 0,
+            inputs: 0,
         };
         m.add_tls(0, &mut t)?;
         if m.has_code(prog.init) {
@@ -445,6 +478,7 @@ impl<'p> Machine<'p> {
                 Ok(Value::Scalar(Scalar {
                     bits,
                     prov: Some(Prov::Obj(o)),
+                    ..
                 })) => !self.mutexes.contains_key(&(o, bits)),
                 _ => true,
             };
@@ -455,6 +489,8 @@ impl<'p> Machine<'p> {
             }
             InstrKind::ThreadJoin { thread, .. } => {
                 match self.eval(&mut Cx::unlimited(t, memo.clone()), thread) {
+                    // An input-dependent handle: the join traps when it runs.
+                    Ok(Value::Scalar(s)) if s.sym.is_some() => true,
                     Ok(Value::Scalar(s)) => match self.threads.get(s.bits as usize) {
                         Some(_) => self.is_done(s.bits as usize),
                         None => true,
@@ -463,6 +499,25 @@ impl<'p> Machine<'p> {
                 }
             }
             _ => true,
+        }
+    }
+
+    /// The mutex thread `t` waits for: its next step takes a mutex another thread holds.
+    pub fn blocked_on(&self, t: usize) -> Option<(ObjId, u64)> {
+        let (f, i) = self.next_instr(t)?;
+        let m = match &self.instr(f, i).kind {
+            InstrKind::MutexLock(m) => m,
+            InstrKind::CondWait { mutex, .. } if self.cond_waiting(t) => mutex,
+            _ => return None,
+        };
+        let memo = self.threads[t].memo.clone();
+        match self.eval(&mut Cx::unlimited(t, memo), m) {
+            Ok(Value::Scalar(Scalar {
+                bits,
+                prov: Some(Prov::Obj(o)),
+                sym: None,
+            })) if self.mutexes.get(&(o, bits)).is_some_and(|&h| h != t) => Some((o, bits)),
+            _ => None,
         }
     }
 
@@ -637,19 +692,25 @@ impl<'p> Machine<'p> {
             .next_instr(t)
             .map_or(Loc::default(), |(f, i)| self.instr(f, i).loc);
         let boolean = matches!(types.get(ty), crate::ir::Type::Bool);
-        let raw = nondet(&NondetRequest {
+        let req = NondetRequest {
             thread: t,
             loc,
             bits,
             signed,
             boolean,
-        });
+            given: None,
+        };
+        let (raw, sym) = self.nondet_input(req, nondet);
         let v = if boolean { (raw != 0) as u64 } else { raw };
         // Written unlogged: the value is this thread's choice, not an access.
         let private = std::mem::replace(&mut self.obj_mut(o).private, true);
         let r = self.write_bytes(o, off, &vec_bytes(v, size), &[]);
         self.obj_mut(o).private = private;
-        r
+        r?;
+        if let Some(s) = sym {
+            self.set_shadow(o, off, size, s, false);
+        }
+        Ok(())
     }
 
     /// The function thread `t` is in and the line of its next instruction.

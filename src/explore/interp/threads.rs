@@ -63,6 +63,7 @@ impl<'p> Machine<'p> {
                 Scalar {
                     prov: Some(Prov::Func(g)),
                     bits: 0,
+                    sym: None,
                 } => Ok(g),
                 _ => trap("call through an invalid function pointer"),
             },
@@ -236,14 +237,20 @@ impl<'p> Machine<'p> {
                     atomic_entry: self.prog.funcs[g].atomic,
                     memo: Vec::new(),
                     effects: 0,
+                    inputs: 0,
                 };
                 self.add_tls(id as u32 + 1, &mut th)?;
                 self.threads.push(th);
+                self.paths.push(0);
                 self.store(ho, hoff, handle.ty, &Value::Scalar(Scalar::int(id as u64)))?;
                 self.advance(t);
             }
             InstrKind::ThreadJoin { thread, retval } => {
-                let id = self.eval_scalar(cx, thread)?.bits as usize;
+                let id = self.eval_scalar(cx, thread)?;
+                if id.sym.is_some() {
+                    return trap("unsupported: input-dependent thread handle");
+                }
+                let id = id.bits as usize;
                 if id >= self.threads.len() || id == t {
                     return trap("join of an unknown thread");
                 }

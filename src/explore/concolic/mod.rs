@@ -1,0 +1,87 @@
+//! Nondet inputs for the explorers, after maximal path causality (Yi and Huang, FSE 2018):
+//! inputs stay symbolic along a run and the path conditions are solved with the SAT layer to
+//! pick the inputs of the paths not covered yet.
+//!
+//! The interpreter runs concolically: every value computed from a nondet input carries, next
+//! to its concrete bits, a term over the inputs ([`term`]) that gives those bits for every
+//! input. Where the concrete run makes a choice on such a value (a branch, an assumption, an
+//! assertion, a division's or shift's trap) it records a [`Decision`]: the condition's term
+//! and the way the run went. Where a value the shadow cannot follow would steer the run (an
+//! input-dependent pointer, array index, allocation size, thread handle, a symbolic value read
+//! in parts or inside an aggregate), the run ends with an `unsupported` trap: the answer is
+//! UNKNOWN, never a guess. [`search`] drives the schedule explorer over the input space.
+
+pub mod encode;
+pub mod search;
+pub mod term;
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use term::{InputKey, SymId, Terms};
+
+/// A choice of the run on an input-dependent condition (a one-bit term).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    pub cond: SymId,
+    pub taken: bool,
+}
+
+/// The concrete run disagrees with its symbolic shadow: a bug that must not give a verdict.
+#[derive(Clone, Debug)]
+pub struct Mismatch;
+
+/// The symbolic state shared by every machine of one exploration.
+#[derive(Debug, Default)]
+pub struct Concolic {
+    pub terms: Terms,
+    /// The inputs' values in this run (an input not listed is 0).
+    values: HashMap<InputKey, u64>,
+    memo: HashMap<SymId, u64>,
+    /// The decisions of this run, each condition once, in the order they were first made.
+    pub log: Vec<Decision>,
+    seen: HashSet<SymId>,
+}
+
+/// The handle the machines keep (clones of a machine share it).
+pub type Handle = Rc<RefCell<Concolic>>;
+
+impl Concolic {
+    /// Starts a run with these input values.
+    pub fn start_run(&mut self, values: HashMap<InputKey, u64>) {
+        self.values = values;
+        self.memo.clear();
+        self.log.clear();
+        self.seen.clear();
+    }
+
+    pub fn values(&self) -> &HashMap<InputKey, u64> {
+        &self.values
+    }
+
+    /// The value of a term under this run's inputs.
+    pub fn value(&mut self, s: SymId) -> u64 {
+        let values = &self.values;
+        self.terms
+            .eval(s, &|k| values.get(&k).copied().unwrap_or(0), &mut self.memo)
+    }
+
+    /// The input `key` of `width` bits: its value this run and its term.
+    pub fn input(&mut self, key: InputKey, width: u32) -> (u64, SymId) {
+        let s = self.terms.input(key, width);
+        (self.value(s), s)
+    }
+
+    /// Records that the run went the `taken` way on the one-bit condition `cond`. A condition
+    /// the run met before is not recorded again (its value is the same: one term, one input).
+    pub fn decide(&mut self, cond: SymId, taken: bool) -> Result<(), Mismatch> {
+        if (self.value(cond) != 0) != taken {
+            return Err(Mismatch);
+        }
+        if !self.terms.is_const(cond) && self.seen.insert(cond) {
+            self.log.push(Decision { cond, taken });
+        }
+        Ok(())
+    }
+}

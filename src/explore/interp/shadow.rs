@@ -1,0 +1,373 @@
+//! The symbolic shadow of a concolic run: the terms over the nondet inputs that the values of
+//! the machine are computed from, beside their concrete bits.
+//!
+//! The invariant: a scalar (in a register, a memo or memory) whose bits depend on an input
+//! has a term that gives exactly those bits for every input that drives the run along the same
+//! decisions; a scalar without a term has the same bits for all of them. Each operation here
+//! builds the term of the interpreter's concrete operation on 64-bit patterns (`eval`), and
+//! every choice the run makes on a value with a term is recorded as a decision (checked
+//! against the concrete outcome, so a shadow that went wrong ends the run instead of steering
+//! the search). What the terms do not follow — pointers, array indices, sizes, thread handles
+//! computed from inputs, symbolic bytes read in parts or in aggregates — ends the run with an
+//! `unsupported` trap (see `memory`, `exec`, `eval`, `threads`). Pointers never carry a term.
+
+use super::eval::norm;
+use super::{trap, Machine, NondetRequest, ObjId, Scalar, Value, R};
+use crate::explore::concolic::term::{BvOp, CmpOp, InputKey, SymId};
+use crate::explore::concolic::Handle;
+use crate::ir::{BinOp, TypeId, UnOp};
+
+impl<'p> Machine<'p> {
+    /// Makes this a concolic machine: nondet inputs of more than two values become symbolic.
+    pub fn attach_concolic(&mut self, h: Handle) {
+        self.conc = Some(h);
+    }
+
+    /// The path of the run so far: the branch decisions of every thread.
+    pub fn path_id(&self) -> u64 {
+        self.paths
+            .iter()
+            .fold(0xcbf2_9ce4_8422_2325, |h, p| mix(h, *p))
+    }
+
+    pub(super) fn note_branch(&mut self, t: usize, at: crate::ir::InstrId, taken: bool) {
+        let f = self.frame(t).func;
+        if let Some(p) = self.paths.get_mut(t) {
+            let code = ((f.as_u32() as u64) << 33) | ((at.as_u32() as u64) << 1) | taken as u64;
+            *p = mix(*p, code);
+        }
+    }
+
+    /// A nondet value: a symbolic input (its value this run and its term of `bits` bits) in a
+    /// concolic run, when it has more than two values; else whatever `nondet` gives.
+    pub(super) fn nondet_input(
+        &mut self,
+        mut req: NondetRequest,
+        nondet: &mut dyn FnMut(&NondetRequest) -> u64,
+    ) -> (u64, Option<SymId>) {
+        let symbolic = !req.boolean && req.bits > 1;
+        let Some(h) = self.conc.clone().filter(|_| symbolic) else {
+            return (nondet(&req), None);
+        };
+        let th = &mut self.threads[req.thread];
+        let key = InputKey {
+            thread: req.thread as u32,
+            index: th.inputs,
+        };
+        th.inputs += 1;
+        let (v, s) = h.borrow_mut().input(key, req.bits.min(64));
+        req.given = Some(v);
+        nondet(&req);
+        (v, Some(s))
+    }
+
+    /// The 64-bit term of an input term of the value's width, extended as the value is.
+    pub(super) fn extend(&self, s: SymId, signed: bool) -> SymId {
+        let h = self
+            .conc
+            .as_ref()
+            .expect("terms exist in concolic runs only");
+        h.borrow_mut().terms.ext(signed, 64, s)
+    }
+
+    /// Records the shadow of the `size` bytes at (o, off): the low bytes of `s`.
+    pub(super) fn set_shadow(&mut self, o: ObjId, off: u64, size: u64, s: SymId, signed: bool) {
+        let Some(h) = self.conc.clone() else {
+            return;
+        };
+        let t = h.borrow_mut().terms.ext(signed, (size * 8) as u32, s);
+        self.obj_mut(o).syms.insert(off, (t, size as u8));
+    }
+
+    /// The term of the `n` bytes at (o, off), if they have one; a range that covers a shadow
+    /// only in part, or several, cannot be followed.
+    pub(super) fn shadow_of(&self, o: ObjId, off: u64, n: u64) -> R<Option<SymId>> {
+        let obj = self.obj(o);
+        if obj.syms.is_empty() {
+            return Ok(None);
+        }
+        let start = off.saturating_sub(8);
+        let mut found = obj
+            .syms
+            .range(start..off.saturating_add(n))
+            .filter(|(k, (_, sz))| **k + *sz as u64 > off);
+        match (found.next(), found.next()) {
+            (None, _) => Ok(None),
+            (Some((k, (s, sz))), None) if *k == off && *sz as u64 == n => Ok(Some(*s)),
+            _ => trap("unsupported: input-dependent value read in parts"),
+        }
+    }
+
+    /// The 64-bit term of a scalar of `bits` bits loaded from bytes with term `s`.
+    pub(super) fn loaded(&self, s: SymId, bits: u32, signed: bool) -> SymId {
+        let h = self
+            .conc
+            .as_ref()
+            .expect("terms exist in concolic runs only");
+        let mut k = h.borrow_mut();
+        let x = k.terms.ext(false, 64, s);
+        drop(k);
+        self.sym_norm(x, bits, signed)
+    }
+
+    /// `norm` on terms: truncate to `bits`, extend by `signed`.
+    pub(super) fn sym_norm(&self, s: SymId, bits: u32, signed: bool) -> SymId {
+        if bits >= 64 || bits == 0 {
+            return s;
+        }
+        let h = self
+            .conc
+            .as_ref()
+            .expect("terms exist in concolic runs only");
+        let mut k = h.borrow_mut();
+        let t = k.terms.trunc(bits, s);
+        k.terms.ext(signed, 64, t)
+    }
+
+    pub(super) fn with_sym(&self, v: Value, sym: Option<SymId>) -> Value {
+        match v {
+            Value::Scalar(s) if sym.is_some() => Value::Scalar(Scalar { sym, ..s }),
+            v => v,
+        }
+    }
+
+    /// The 64-bit term of a scalar without a pointer: its term, or its constant bits.
+    fn term(&self, s: Scalar) -> SymId {
+        let h = self
+            .conc
+            .as_ref()
+            .expect("terms exist in concolic runs only");
+        let mut k = h.borrow_mut();
+        match s.sym {
+            Some(t) => t,
+            None => k.terms.constant(64, s.bits),
+        }
+    }
+
+    /// The one-bit term of C's truth of `s` (a pointer is true).
+    fn truth(&self, s: Scalar) -> SymId {
+        let x = self.term(s);
+        let h = self
+            .conc
+            .as_ref()
+            .expect("terms exist in concolic runs only");
+        let mut k = h.borrow_mut();
+        if s.prov.is_some() {
+            return k.terms.constant(1, 1);
+        }
+        k.terms.nonzero(x)
+    }
+
+    /// The 0/1 64-bit term of a truth.
+    fn bool64(&self, b: SymId) -> SymId {
+        let h = self
+            .conc
+            .as_ref()
+            .expect("terms exist in concolic runs only");
+        let mut k = h.borrow_mut();
+        k.terms.ext(false, 64, b)
+    }
+
+    /// The term of `(_Bool) s`.
+    pub(super) fn sym_truth(&self, s: Scalar) -> Option<SymId> {
+        s.sym?;
+        let b = self.truth(s);
+        Some(self.bool64(b))
+    }
+
+    /// C's truth of `s`, recorded as a decision when it depends on an input.
+    pub(super) fn decide(&self, s: Scalar) -> R<bool> {
+        let c = s.truthy();
+        if s.sym.is_none() || self.conc.is_none() {
+            return Ok(c);
+        }
+        let b = self.truth(s);
+        self.record(b, c)?;
+        Ok(c)
+    }
+
+    fn record(&self, cond: SymId, taken: bool) -> R<()> {
+        let h = self
+            .conc
+            .as_ref()
+            .expect("terms exist in concolic runs only");
+        let r = h.borrow_mut().decide(cond, taken);
+        match r {
+            Ok(()) => Ok(()),
+            Err(_) => trap("the symbolic shadow disagrees with the run (internal error)"),
+        }
+    }
+
+    pub(super) fn sym_unary(&self, op: UnOp, a: Scalar, bits: u32, signed: bool) -> Option<SymId> {
+        a.sym?;
+        if a.prov.is_some() {
+            return None;
+        }
+        let x = self.term(a);
+        let r = match op {
+            UnOp::LogNot => {
+                let b = self.truth(a);
+                let h = self.conc.as_ref()?;
+                let n = h.borrow_mut().terms.not(b);
+                return Some(self.bool64(n));
+            }
+            UnOp::Neg => {
+                let h = self.conc.as_ref()?;
+                let mut k = h.borrow_mut();
+                let z = k.terms.constant(64, 0);
+                k.terms.bin(BvOp::Sub, z, x)
+            }
+            UnOp::BitNot => {
+                let h = self.conc.as_ref()?;
+                h.borrow_mut().terms.not(x)
+            }
+        };
+        Some(self.sym_norm(r, bits, signed))
+    }
+
+    /// The term of a binary operation (as `eval`'s `binary` computes it), recording the
+    /// decision of a division's or a shift's trap when it depends on an input.
+    pub(super) fn sym_binary(
+        &self,
+        op: BinOp,
+        opty: TypeId,
+        a: Scalar,
+        b: Scalar,
+        bits: u32,
+        signed: bool,
+    ) -> R<Option<SymId>> {
+        use BinOp::*;
+        if a.sym.is_none() && b.sym.is_none() {
+            return Ok(None);
+        }
+        if a.prov.is_some() || b.prov.is_some() {
+            match op {
+                // Different provenances: the comparison does not look at the bits.
+                Eq | Ne => return Ok(None),
+                LogAnd | LogOr => {}
+                _ => return trap("unsupported: input-dependent pointer arithmetic"),
+            }
+        }
+        let obits = self.prog.types.bits(opty).max(1);
+        if matches!(op, LogAnd | LogOr) {
+            let (ta, tb) = (self.truth(a), self.truth(b));
+            let h = self.conc.as_ref().expect("concolic");
+            let r =
+                h.borrow_mut()
+                    .terms
+                    .bin(if op == LogAnd { BvOp::And } else { BvOp::Or }, ta, tb);
+            return Ok(Some(self.bool64(r)));
+        }
+        let (x, y) = (self.term(a), self.term(b));
+        let h = self.conc.as_ref().expect("concolic");
+        let mut k = h.borrow_mut();
+        let t = &mut k.terms;
+        let low = |t: &mut crate::explore::concolic::term::Terms, s| t.trunc(obits, s);
+        // The trap of a division (zero divisor, signed MIN / -1) or an over-wide shift.
+        let trap_cond = match op {
+            SDiv | SRem | UDiv | URem => {
+                let yl = low(t, y);
+                let z = t.constant(obits, 0);
+                let mut c = t.cmp(CmpOp::Eq, yl, z);
+                if matches!(op, SDiv | SRem) {
+                    let xl = low(t, x);
+                    let min = t.constant(obits, 1u64 << (obits - 1));
+                    let m1 = t.constant(obits, u64::MAX);
+                    let xm = t.cmp(CmpOp::Eq, xl, min);
+                    let ym = t.cmp(CmpOp::Eq, yl, m1);
+                    let ovf = t.bin(BvOp::And, xm, ym);
+                    c = t.bin(BvOp::Or, c, ovf);
+                }
+                Some((c, {
+                    let (xv, yv) = (a.bits, b.bits);
+                    let mask = |v: u64| norm(v, obits, false);
+                    let min = 1u64 << (obits - 1);
+                    mask(yv) == 0
+                        || (matches!(op, SDiv | SRem)
+                            && norm(xv, obits, false) == min
+                            && mask(yv) == mask(u64::MAX))
+                }))
+            }
+            Shl | AShr | LShr if b.sym.is_some() => {
+                let w = t.constant(64, obits as u64);
+                let ok = t.cmp(CmpOp::Ult, y, w);
+                let bad = t.not(ok);
+                Some((bad, b.bits >= obits as u64))
+            }
+            _ => None,
+        };
+        let ext1 = |t: &mut crate::explore::concolic::term::Terms, c| t.ext(false, 64, c);
+        let r = match op {
+            Add | Sub | Mul | BitAnd | BitOr | BitXor => {
+                let bop = match op {
+                    Add => BvOp::Add,
+                    Sub => BvOp::Sub,
+                    Mul => BvOp::Mul,
+                    BitAnd => BvOp::And,
+                    BitOr => BvOp::Or,
+                    _ => BvOp::Xor,
+                };
+                t.bin(bop, x, y)
+            }
+            UDiv | URem => {
+                let (xl, yl) = (low(t, x), low(t, y));
+                let d = t.bin(if op == UDiv { BvOp::UDiv } else { BvOp::URem }, xl, yl);
+                t.ext(false, 64, d)
+            }
+            SDiv => t.bin(BvOp::SDiv, x, y),
+            SRem => t.bin(BvOp::SRem, x, y),
+            Shl => t.bin(BvOp::Shl, x, y),
+            AShr => t.bin(BvOp::AShr, x, y),
+            LShr => {
+                let xl = low(t, x);
+                let xz = t.ext(false, 64, xl);
+                t.bin(BvOp::LShr, xz, y)
+            }
+            Eq | Ne => {
+                let e = t.cmp(CmpOp::Eq, x, y);
+                let e = if op == Ne { t.not(e) } else { e };
+                ext1(t, e)
+            }
+            SLt => {
+                let c = t.cmp(CmpOp::Slt, x, y);
+                ext1(t, c)
+            }
+            SLe => {
+                let c = t.cmp(CmpOp::Sle, x, y);
+                ext1(t, c)
+            }
+            SGt => {
+                let c = t.cmp(CmpOp::Slt, y, x);
+                ext1(t, c)
+            }
+            SGe => {
+                let c = t.cmp(CmpOp::Sle, y, x);
+                ext1(t, c)
+            }
+            ULt | ULe | UGt | UGe => {
+                let (xl, yl) = (low(t, x), low(t, y));
+                let c = match op {
+                    ULt => t.cmp(CmpOp::Ult, xl, yl),
+                    ULe => t.cmp(CmpOp::Ule, xl, yl),
+                    UGt => t.cmp(CmpOp::Ult, yl, xl),
+                    _ => t.cmp(CmpOp::Ule, yl, xl),
+                };
+                ext1(t, c)
+            }
+            LogAnd | LogOr => unreachable!("handled above"),
+        };
+        drop(k);
+        if let Some((c, taken)) = trap_cond {
+            self.record(c, taken)?;
+        }
+        let r = match op {
+            Eq | Ne | SLt | SLe | SGt | SGe | ULt | ULe | UGt | UGe => r,
+            _ => self.sym_norm(r, bits, signed),
+        };
+        Ok(Some(r))
+    }
+}
+
+fn mix(h: u64, x: u64) -> u64 {
+    (h ^ x).wrapping_mul(0x0100_0000_01b3).rotate_left(29)
+}
