@@ -4,8 +4,8 @@
 // string that is not a constant (over-approximated: no counterexample may pass through it)
 // or, on the other branch, from the constant 5: that execution is a real counterexample, so
 // the over-approximation must not hide it.
-// replay: needs search — the replay runs main with the branch the witness names but reaches
-// the over-approximated sscanf first on other runs, which it cannot execute (an UNKNOWN run).
+// replay: needs search — the first witness-guided run does not reach the error; a later run of
+// the search does.
 #include <pthread.h>
 #include <assert.h>
 
