@@ -9,9 +9,12 @@ mod builtins;
 mod call;
 mod ctype;
 mod expr;
+mod float;
 mod fold;
 mod init;
 mod stmt;
+mod thread_end;
+mod vla;
 
 use std::collections::HashMap;
 
@@ -104,12 +107,14 @@ pub(crate) struct Lowerer<'a> {
     /// Names of the functions the program defines (with a body), anywhere in the unit.
     pub defined: std::collections::HashSet<String>,
     /// Globals modelling pthread thread-specific data, created on first use.
-    pub key_vars: Option<(VarId, VarId)>,
+    pub key_vars: Option<builtins::KeyVars>,
     /// The pointer type an allocation call being lowered is cast to (`(T *) malloc(n)`): its
     /// result is given that type, so that symbolic execution lays the heap object out as
     /// `T`s (fields at their offsets in the data model) rather than as untyped memory. Only a
     /// hint of layout: the object is the same, and an access at another type is still checked.
     pub alloc_hint: Option<TypeId>,
+    /// Variables that stand for a variable-length array: pointers to its first element.
+    pub vla_vars: std::collections::HashSet<VarId>,
     /// Layout attributes (packed, aligned) of the declaration whose specifiers are being read.
     pub pending_struct_attrs: Option<(bool, Option<u64>)>,
 }
@@ -174,6 +179,7 @@ pub fn lower_unit(
         alloc_hint: None,
         defined: defined_functions(unit),
         key_vars: None,
+        vla_vars: Default::default(),
         pending_struct_attrs: None,
     };
     for ext in &unit.0 {
@@ -437,6 +443,10 @@ impl<'a> Lowerer<'a> {
         let spec = self.specifiers(&d.node.specifiers, d.span)?;
         for id in &d.node.declarators {
             self.set_loc(id.span);
+            let local = !file_scope && !spec.typedef && !spec.is_static && !spec.is_extern;
+            if local && self.variable_length_array(spec.ty, id)? {
+                continue;
+            }
             let (name, ty, _params) = self.declarator(spec.ty, &id.node.declarator, true)?;
             let Some(name) = name else {
                 continue;
@@ -791,6 +801,7 @@ impl<'a> Lowerer<'a> {
             loc: Loc::default(),
         });
         self.funcs[self.tls_init_id].body = Some(tls_body);
+        self.thread_end_destructors()?;
         let external_calls = self.resolve_external_calls();
         let main = self
             .func_ids
