@@ -130,7 +130,7 @@ fn concolic_all(prog: &Program, constrained: bool) -> dpor::Report {
 /// cannot happen. It needs 3 input classes (one per way through T1's branches).
 #[test]
 fn e1_is_unsafe_and_covers_exactly_the_4_reachable_paths() {
-    let prog = load("mpc_e1_false.c");
+    let prog = load("paper_e1_mpc_example.c");
     for e in [
         yogar::explore::Explorer::Dpor,
         yogar::explore::Explorer::Cdpor,
@@ -155,7 +155,7 @@ fn e1_is_unsafe_and_covers_exactly_the_4_reachable_paths() {
 /// E2: no inputs; the violation needs the order T2.w, T1.r, T1.w, T2.r.
 #[test]
 fn e2_is_unsafe() {
-    let prog = load("mpc_e2_false.c");
+    let prog = load("paper_e2_mpc_vs_mcm.c");
     for e in [
         yogar::explore::Explorer::Dpor,
         yogar::explore::Explorer::Cdpor,

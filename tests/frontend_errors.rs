@@ -65,7 +65,7 @@ fn preprocessor_error_is_an_input_error() {
 fn unsupported_construct_names_location_and_construct() {
     let p = write(
         "vla.c",
-        "int n;\nint main() {\n  int a[n];\n  return a[0];\n}\n",
+        "int n;\nint main() {\n  int a[n][2];\n  return a[0][0];\n}\n",
     );
     let (code, _, err) = parse(&p);
     assert_eq!(code, exit::UNKNOWN as i32);
@@ -76,7 +76,7 @@ fn unsupported_construct_names_location_and_construct() {
     );
     let p = write(
         "float.c",
-        "int main() {\n  double d = 0.5;\n  return d > 0;\n}\n",
+        "int main() {\n  long double d = 0.5L;\n  return d > 0;\n}\n",
     );
     let (code, _, err) = parse(&p);
     assert_eq!(code, exit::UNKNOWN as i32);

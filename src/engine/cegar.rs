@@ -20,12 +20,12 @@ use solver_glue::{make_solver, Lit, SolveResult};
 
 use super::eog::{self, Access, ClosureLimits, ClosureResult, EogBuilder};
 use super::{
-    check_reason, solve, Checks, Deadline, EngineOptions, EngineStats, Outcome, Trace,
-    UnknownReason, Verdict,
+    blocking_check, check_reason, solve, Checks, Deadline, EngineOptions, EngineStats, Outcome,
+    Trace, UnknownReason, Verdict,
 };
 use crate::ir::Program;
 use crate::status::Phase;
-use crate::symex::{CheckKind, SymexOutput};
+use crate::symex::SymexOutput;
 
 /// The sharing pass, symbolic execution, then [`decide`].
 pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
@@ -139,11 +139,7 @@ fn refine(
         Ending::Exhausted => {}
     }
     let second = ctx.run(enc, &[checks.other], |enc, _| {
-        let c = out
-            .checks
-            .iter()
-            .find(|c| !matches!(c.kind, CheckKind::Property(_)) && enc.value(c.lit))
-            .expect("a check literal holds in the model");
+        let c = blocking_check(out, |l| enc.value(l));
         check_reason(prog, &c.kind, c.loc)
     });
     *recorded = ctx.recorded.take().unwrap_or_default();

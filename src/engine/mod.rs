@@ -357,7 +357,29 @@ pub fn check_reason(
             what: crate::symex::INVALID_READ.into(),
             at: Some(at),
         },
+        CheckKind::Approximate(a) => UnknownReason::Unsupported {
+            what: format!("{}, over-approximated", a.describe()),
+            at: Some(at),
+        },
     }
+}
+
+/// The check that makes a model of [`Checks::other`] an UNKNOWN (`holds`: its value in the
+/// model): a loop or recursion bound when one fails in it, since a deeper bound may then decide
+/// (under `--unwind auto`), else the first other check that fails.
+pub(crate) fn blocking_check(
+    out: &SymexOutput,
+    holds: impl Fn(solver_glue::Lit) -> bool,
+) -> &crate::symex::Check {
+    let failing = || {
+        out.checks
+            .iter()
+            .filter(|c| !matches!(c.kind, CheckKind::Property(_)) && holds(c.lit))
+    };
+    failing()
+        .find(|c| matches!(c.kind, CheckKind::Unwind { .. } | CheckKind::Recursion(_)))
+        .or_else(|| failing().next())
+        .expect("a check literal holds in the model")
 }
 
 /// A deadline from an optional timeout, and where solves report that they run.
@@ -403,11 +425,14 @@ impl Checks {
                 .collect()
         };
         let props = lits(&|k| matches!(k, CheckKind::Property(_)));
-        let unsupp = lits(&|k| matches!(k, CheckKind::Unsupported(_) | CheckKind::InvalidRead));
-        let invalid_reads = lits(&|k| matches!(k, CheckKind::InvalidRead));
-        let mut others = lits(&|k| !matches!(k, CheckKind::Property(_) | CheckKind::InvalidRead));
-        // An invalid read gives an arbitrary value, an over-approximation: it blocks a TRUE
-        // only in an execution that also reaches an error (the error may hang on that value).
+        let approximated =
+            |k: &CheckKind| matches!(k, CheckKind::InvalidRead | CheckKind::Approximate(_));
+        let unsupp = lits(&|k| matches!(k, CheckKind::Unsupported(_)) || approximated(k));
+        let invalid_reads = lits(&approximated);
+        let mut others = lits(&|k| !matches!(k, CheckKind::Property(_)) && !approximated(k));
+        // An invalid read gives an arbitrary value, an over-approximation, and so does an
+        // approximated construct (`CheckKind::Approximate`): it blocks a TRUE only in an
+        // execution that also reaches an error (the error may hang on that value).
         let err = enc.or_all(&props);
         let any_invalid = enc.or_all(&invalid_reads);
         others.push(enc.and(err, any_invalid));

@@ -9,11 +9,11 @@ use encoder::{Encoder, LiteralMode, ScheduleEncoding};
 use solver_glue::SolveResult;
 
 use super::{
-    check_reason, solve, Checks, Deadline, EngineOptions, EngineStats, Outcome, Trace,
-    UnknownReason, Verdict,
+    blocking_check, check_reason, solve, Checks, Deadline, EngineOptions, EngineStats, Outcome,
+    Trace, UnknownReason, Verdict,
 };
 use crate::ir::Program;
-use crate::symex::{CheckKind, SymexOutput};
+use crate::symex::SymexOutput;
 
 /// The sharing pass, symbolic execution, then [`decide`].
 pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
@@ -65,11 +65,7 @@ fn solve_exactly(
     }
     match solve(enc, &[checks.other], deadline) {
         SolveResult::Sat => {
-            let c = out
-                .checks
-                .iter()
-                .find(|c| !matches!(c.kind, CheckKind::Property(_)) && enc.value(c.lit))
-                .expect("a check literal holds in the model");
+            let c = blocking_check(out, |l| enc.value(l));
             Verdict::Unknown(check_reason(prog, &c.kind, c.loc))
         }
         SolveResult::Interrupted => Verdict::Unknown(UnknownReason::Timeout),

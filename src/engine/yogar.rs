@@ -17,10 +17,11 @@ use encoder::{
 use solver_glue::{make_solver, Lit, SolveResult};
 
 use super::{
-    check_reason, solve, Checks, Deadline, EngineOptions, EngineStats, Outcome, Trace, Verdict,
+    blocking_check, check_reason, solve, Checks, Deadline, EngineOptions, EngineStats, Outcome,
+    Trace, Verdict,
 };
 use crate::ir::Program;
-use crate::symex::{CheckKind, SymexOutput};
+use crate::symex::SymexOutput;
 use crate::verdict::UnknownReason;
 
 /// The sharing pass, symbolic execution, then [`decide`].
@@ -106,11 +107,7 @@ fn solve_with_theory(
         SolveResult::Interrupted => Verdict::Unknown(UnknownReason::Timeout),
         SolveResult::Unsat => match solve(enc, &[checks.other], deadline) {
             SolveResult::Sat => {
-                let c = out
-                    .checks
-                    .iter()
-                    .find(|c| !matches!(c.kind, CheckKind::Property(_)) && enc.value(c.lit))
-                    .expect("a check literal holds in the model");
+                let c = blocking_check(out, |l| enc.value(l));
                 Verdict::Unknown(check_reason(prog, &c.kind, c.loc))
             }
             SolveResult::Interrupted => Verdict::Unknown(UnknownReason::Timeout),

@@ -4,19 +4,24 @@
 //! Entry points: [`load_file`] (a `.c` or `.i` path), [`lower_preprocessed`] (text that went
 //! through the preprocessor), [`load_source`] (C text, for tests).
 //!
-//! Policies (each one exact, or an explicit error):
+//! Policies (each one exact, an explicit error, or an over-approximation marked by
+//! `InstrKind::Approximate` on which no counterexample may rest):
 //! - `reach_error()` / `__VERIFIER_error()` calls are the unreach-call property (an `Assert` of
 //!   0), whatever their body; `assert(e)` (`__assert_fail`) is an `Assert` of `e`.
 //! - `abort`/`exit` end the whole program (`Halt`); `__VERIFIER_assume` is `Assume`.
 //! - `__VERIFIER_nondet_T()` is `Nondet` of the declared return type (or of `T`'s SV-COMP
-//!   type when undeclared); floating-point nondet is unsupported.
+//!   type when undeclared), floating-point types included.
 //! - A call to `__VERIFIER_atomic_*` (a function with a body) is wrapped in `AtomicBegin` /
 //!   `AtomicEnd`, except inside another atomic function (already atomic there).
 //! - `malloc`/`calloc` never fail (`Alloc`, one `AllocSite` per call site); `memset`,
 //!   `memcpy`/`memmove` are instructions; `strcpy` is lowered to its copy loop; library
-//!   functions that write through pointers (`sprintf`, `sscanf`, `strcat`, …) are unsupported.
+//!   `sscanf` of integer conversions is evaluated on a literal input and over-approximated on
+//!   any other (`builtins::scanf`); other library functions that write through pointers
+//!   (`sprintf`, `strcat`, …) are unsupported. A variable-length array is an allocation of its
+//!   size (`vla`).
 //! - pthread: create, join, exit, self, equal, mutex init/lock/unlock/trylock/destroy,
-//!   cond init/wait/signal/broadcast/destroy, keys without destructors (a thread-local table),
+//!   cond init/wait/signal/broadcast/destroy, keys (a thread-local table; destructors run at a
+//!   thread's end, `thread_end`),
 //!   attribute objects for threads are ignored; attributes for mutexes/conditions and every
 //!   other `pthread_*` function are unsupported.
 //! - A function without a body returns a nondet value and writes nothing (listed in
@@ -24,7 +29,9 @@
 //!   a library function is used instead of the built-in model (SV-COMP builtins excepted).
 //! - Unsupported constructs in a function that the program cannot reach (headers define many)
 //!   are not errors; in reachable code they are (`FrontendError::Unsupported`).
-//! - Unsupported: floating-point values, bit-field access, variable-length arrays, inline
+//! - Floating point: constants exact, operations over-approximated (`float`).
+//! - Unsupported: long double constants, bit-field access, multi-dimensional variable-length
+//!   arrays, inline
 //!   assembly (other than empty barriers), `va_arg`, `_Generic`, wide strings, setjmp/longjmp,
 //!   K&R parameter lists; what lang-c cannot parse (`a ?: b`, `__int128`, `__auto_type`,
 //!   `__label__`, computed goto, nested functions) is a syntax error.

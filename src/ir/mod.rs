@@ -298,6 +298,27 @@ pub enum Callee {
     Indirect(Expr),
 }
 
+/// Why an execution is over-approximated from an [`InstrKind::Approximate`] on: the lowering
+/// replaced exact values by arbitrary ones of their type.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Approximation {
+    /// `sscanf` of a string the lowering does not know: each conversion may store any value
+    /// of its type, or fail.
+    ScanfInput,
+    /// Floating-point values are arbitrary values of their width.
+    FloatValue,
+}
+
+impl Approximation {
+    /// What was approximated, for reasons and traces.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Approximation::ScanfInput => "sscanf of a string that is not a constant",
+            Approximation::FloatValue => "floating-point arithmetic",
+        }
+    }
+}
+
 /// The POWER barriers.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum FenceKind {
@@ -373,6 +394,11 @@ pub enum InstrKind {
     /// A POWER memory barrier (`__yogar_sync()` and friends): no effect under sequential
     /// consistency; the POWER explorer orders accesses by it.
     Fence(FenceKind),
+    /// From here on the execution is an over-approximation: values the program computes
+    /// exactly were replaced by arbitrary ones (see [`Approximation`]). An engine may answer
+    /// TRUE over such executions (they include every real one), but a violation reached
+    /// through this instruction is no counterexample: it is UNKNOWN.
+    Approximate(Approximation),
     /// The operand of the mutex, condition and lock instructions is a pointer to the object.
     MutexInit(Expr),
     MutexLock(Expr),
@@ -616,6 +642,7 @@ impl InstrKind {
             | InstrKind::AtomicBegin
             | InstrKind::AtomicEnd
             | InstrKind::Fence(_)
+            | InstrKind::Approximate(_)
             | InstrKind::Return(None) => {}
             InstrKind::Assign { dst, src } => {
                 place(dst, f);

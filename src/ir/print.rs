@@ -162,6 +162,7 @@ impl<'p> Printer<'p> {
             InstrKind::ThreadSelf { dst } => format!("{} := thread_self", self.place(dst)),
             InstrKind::AtomicBegin => "atomic_begin".into(),
             InstrKind::Fence(k) => format!("fence {k:?}").to_lowercase(),
+            InstrKind::Approximate(a) => format!("approximate ({})", a.describe()),
             InstrKind::AtomicEnd => "atomic_end".into(),
             InstrKind::MutexInit(m) => format!("mutex_init {}", self.expr(m)),
             InstrKind::MutexLock(m) => format!("mutex_lock {}", self.expr(m)),

@@ -436,10 +436,19 @@ impl Symex<'_, '_, '_> {
             Some(c) => vec![c],
             None => self.mem.candidate_offsets(o, bits),
         };
+        let limit = self.mem.objects[o].limit.clone();
         for c in offsets {
             let k = self.enc.bv_const(off_bits, c);
             let at = self.enc.bv_eq(off, &k);
-            let cond = self.enc.and(is_obj, at);
+            let mut cond = self.enc.and(is_obj, at);
+            // A dynamic object's cell exists where its size covers it.
+            if let Some(limit) = &limit {
+                let end = self
+                    .enc
+                    .bv_const(limit.width(), c + (bits as u64).div_ceil(8));
+                let inside = self.enc.bv_ule(&end, limit);
+                cond = self.enc.and(cond, inside);
+            }
             let g = self.enc.and(guard, cond);
             if self.enc.const_value(g) == Some(false) {
                 continue;

@@ -35,7 +35,7 @@ impl Symex<'_, '_, '_> {
             return Ok(out);
         }
         // A symbolic mutex pointer: any object of its points-to set at any offset where a lock
-        // is known, or the start of a global of the set.
+        // is known, or the start of an object of the set.
         let may = self.sharing.pointees(self.prog, m);
         self.make_singles(&may)?;
         let mut keys: Vec<(ObjId, u64)> = self
@@ -46,6 +46,13 @@ impl Symex<'_, '_, '_> {
             .collect();
         for (i, &o) in &self.singles {
             if matches!(i, AbsObj::Global(_)) && may.contains(i) {
+                keys.push((o, 0));
+            }
+        }
+        // The start of every object of the set made so far (a mutex allocated on its own,
+        // `(pthread_mutex_t *) malloc(...)`, before its first lock).
+        for (o, _) in self.mem.objects.iter() {
+            if self.abs[o.index()].is_some_and(|a| may.contains(&a)) {
                 keys.push((o, 0));
             }
         }

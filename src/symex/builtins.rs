@@ -11,9 +11,15 @@ use super::{unsupported, SymexError};
 use crate::ir::{Expr, Place};
 use crate::sharing::AbsObj;
 
+/// Elements of cells a dynamic object (`malloc` of a size that is not a constant) is given; its
+/// accesses beyond them are invalid accesses (see `memory::Object::limit`), which only an
+/// UNKNOWN can come from.
+pub const DYNAMIC_CAPACITY: u64 = 32;
+
 impl Symex<'_, '_, '_> {
     /// `malloc`/`calloc`: a heap object of the constant size, typed by the pointer it is
-    /// assigned to when the size fits that type.
+    /// assigned to when the size fits that type; of a size that is not constant, a dynamic
+    /// object whose accesses are checked against that size (`memory::Object::limit`).
     pub(super) fn alloc(
         &mut self,
         dst: Option<&Place>,
@@ -24,8 +30,9 @@ impl Symex<'_, '_, '_> {
     ) -> Result<(), SymexError> {
         self.effects.push(s.guard);
         let sz = self.eval_scalar(size, s, None)?;
-        let Some(n) = self.enc.bv_const_value(&sz) else {
-            return unsupported("malloc of a size that is not constant");
+        let (n, limit) = match self.enc.bv_const_value(&sz) {
+            Some(n) => (n, None),
+            None => (self.dynamic_capacity(dst), Some(sz)),
         };
         let name = format!("heap{}#{}", site, self.mem.objects.len());
         let init = if zeroed {
@@ -58,6 +65,7 @@ impl Symex<'_, '_, '_> {
                 leaves,
                 init,
                 cells: Default::default(),
+                limit,
             },
         )?;
         if let Some(d) = dst {
@@ -67,6 +75,18 @@ impl Symex<'_, '_, '_> {
             self.write_place(d, Val::Scalar(p), g, s)?;
         }
         Ok(())
+    }
+
+    /// The bytes of cells a dynamic object gets: [`DYNAMIC_CAPACITY`] elements of the type the
+    /// result is assigned to (8-byte units when untyped).
+    fn dynamic_capacity(&self, dst: Option<&Place>) -> u64 {
+        let types = &self.prog.types;
+        let es = dst
+            .and_then(|d| types.pointee(d.ty))
+            .and_then(|t| types.size_of(t))
+            .filter(|&es| es > 0)
+            .unwrap_or(8);
+        es * DYNAMIC_CAPACITY
     }
 
     /// `memset(dst, byte, len)` with a constant length on the leaves of the target.

@@ -66,9 +66,6 @@ impl Symex<'_, '_, '_> {
     pub fn eval_scalar_g(&mut self, e: &Expr, s: &mut State, g: Lit) -> Result<BitVec, SymexError> {
         let types = &self.prog.types;
         let bits = types.bits(e.ty);
-        if types.is_float(e.ty) {
-            return unsupported("floating-point arithmetic");
-        }
         match &e.kind {
             ExprKind::Const(v) => Ok(self.enc.bv_const(bits, *v)),
             ExprKind::Read(_) | ExprKind::Ite(..) => match self.eval(e, s, Some(g))? {

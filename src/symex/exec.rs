@@ -213,6 +213,7 @@ impl Symex<'_, '_, '_> {
         match kind {
             // Sequential consistency: barriers order nothing more.
             InstrKind::Skip | InstrKind::Fence(_) => {}
+            InstrKind::Approximate(a) => self.check(CheckKind::Approximate(*a), s.guard),
             InstrKind::Decl(v) => self.declare(*v, s)?,
             InstrKind::Assign { dst, src } => {
                 let v = self.eval(src, s, None)?;

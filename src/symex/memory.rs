@@ -49,8 +49,14 @@ pub enum InitValue {
 pub struct Object {
     pub name: String,
     pub kind: ObjKind,
-    /// Size in bytes.
+    /// Size in bytes (for a dynamic object, the capacity modelled: see `limit`).
     pub size: u64,
+    /// The size in bytes of a dynamic object (`malloc` of a size that is not a constant), as
+    /// CBMC models them: the object has `size` bytes of cells, and an access to bytes
+    /// `[off, off + n)` hits a cell only in executions where `off + n <= limit`; elsewhere it
+    /// is an invalid access (its value arbitrary for a read, UNKNOWN for a write). So an access
+    /// beyond the capacity but within `limit` is also invalid, never a guess.
+    pub limit: Option<encoder::BitVec>,
     /// The scalar leaves of its declared type, if it has one (offset, bits); heap objects are
     /// typed by the pointer they are assigned to when that is known.
     pub leaves: Option<Vec<(u64, u32)>>,
@@ -88,6 +94,7 @@ impl Memory {
             leaves: Some(Vec::new()),
             init: InitValue::Zero,
             cells: BTreeMap::new(),
+            limit: None,
         });
         Memory {
             objects,
@@ -203,11 +210,10 @@ fn visit_scalars(
     f: &mut dyn FnMut(u64, u32, bool),
 ) -> Result<(), String> {
     match types.get(ty) {
-        Type::Bool | Type::Int { .. } | Type::Pointer(_) => {
+        Type::Bool | Type::Int { .. } | Type::Pointer(_) | Type::Float { .. } => {
             f(base, types.bits(ty), matches!(types.get(ty), Type::Bool));
             Ok(())
         }
-        Type::Float { .. } => Err("floating point".into()),
         Type::Void | Type::Func { .. } => Err(format!("object of type {}", types.display(ty))),
         Type::Array { elem, len } => {
             let len = len.ok_or("array of unknown size")?;

@@ -88,6 +88,10 @@ pub enum CheckKind {
     /// stand on them; a FALSE verdict may not (its trace must avoid every such read), and an
     /// error reachable only together with one is UNKNOWN (see `engine::Checks`).
     InvalidRead,
+    /// An execution reaches an [`crate::ir::InstrKind::Approximate`]: from there on some
+    /// values are arbitrary where the program's are exact. As for [`CheckKind::InvalidRead`],
+    /// a TRUE verdict may stand on such executions, an error reached with one is UNKNOWN.
+    Approximate(crate::ir::Approximation),
 }
 
 /// The text of an [`CheckKind::InvalidRead`] reason.

@@ -44,6 +44,7 @@ impl Symex<'_, '_, '_> {
                 leaves: Some(Vec::new()),
                 init: InitValue::Zero,
                 cells: Default::default(),
+                limit: None,
             },
             AbsObj::Heap(_) | AbsObj::Local(_) => {
                 unreachable!("{abs:?} has one object per instance")
@@ -88,6 +89,7 @@ impl Symex<'_, '_, '_> {
             leaves: super::memory::leaves(types, ty).ok(),
             init,
             cells: Default::default(),
+            limit: None,
         }
     }
 
@@ -156,6 +158,7 @@ impl Symex<'_, '_, '_> {
             leaves: super::memory::leaves(types, var.ty).ok(),
             init: InitValue::Nondet,
             cells: Default::default(),
+            limit: None,
         };
         let o = self.new_object(AbsObj::Local(v), obj)?;
         self.local_obj.insert(key, o);

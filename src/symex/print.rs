@@ -129,6 +129,7 @@ impl fmt::Display for EquationPrinter<'_> {
                 }
                 CheckKind::Unsupported(what) => format!("unsupported: {what}"),
                 CheckKind::InvalidRead => format!("{} (value arbitrary)", super::INVALID_READ),
+                CheckKind::Approximate(a) => format!("{} (values arbitrary)", a.describe()),
             };
             writeln!(
                 f,

@@ -27,6 +27,10 @@ impl<'p> Machine<'p> {
         match &instr.kind {
             // The interpreter is sequentially consistent: barriers order nothing more.
             InstrKind::Skip | InstrKind::Fence(_) => self.advance(t),
+            // A run is concrete: an over-approximated value has no single concrete meaning.
+            InstrKind::Approximate(a) => {
+                return trap(format!("unsupported: {}", a.describe()));
+            }
             InstrKind::Decl(v) => {
                 let o = self.var_object(t, *v)?;
                 self.undefine(o);

@@ -378,7 +378,8 @@ impl<'p> Machine<'p> {
             t.frames.push(init);
         }
         m.threads.push(t);
-        // main's parameters (argc, argv) stay zero: a valid choice for the environment.
+        // main's parameters are given nondet values by its first instructions (the frontend
+        // writes them), as in symbolic execution.
         Ok(m)
     }
 

@@ -125,11 +125,7 @@ fn compound_op(op: &BinaryOperator) -> Option<BinaryOperator> {
 impl<'a> Lowerer<'a> {
     /// The value of an expression (lvalue conversion, array and function decay applied).
     pub(crate) fn rvalue(&mut self, e: &Node<Expression>) -> R<Expr> {
-        let x = self.rvalue_inner(e, true)?;
-        if self.types.is_float(x.ty) {
-            return Err(self.unsupported(e.span, "floating-point arithmetic"));
-        }
-        Ok(x)
+        self.rvalue_inner(e, true)
     }
 
     /// Type of `e` without array/function decay (for `sizeof`, `typeof`).
@@ -233,6 +229,13 @@ impl<'a> Lowerer<'a> {
                 self.sizeof_const(ty, span)
             }
             Expression::SizeOfVal(v) => {
+                if let Expression::Identifier(id) = &v.node.0.node {
+                    if let Some(Sym::Var(x)) = self.lookup(&id.node.name) {
+                        if self.vla_vars.contains(x) {
+                            return Err(self.unsupported(span, "sizeof of a variable-length array"));
+                        }
+                    }
+                }
                 let ty = self.type_of_expr(&v.node.0)?;
                 self.sizeof_const(ty, span)
             }
@@ -245,9 +248,6 @@ impl<'a> Lowerer<'a> {
             Expression::UnaryOperator(u) => self.unary_expr(&u.node, span, want),
             Expression::Cast(c) => {
                 let to = self.type_name(&c.node.type_name)?;
-                if self.types.is_float(to) {
-                    return Err(self.unsupported(span, "floating-point conversion"));
-                }
                 if self.types.is_void(to) {
                     self.discard(&c.node.expression)?;
                     return Ok(self.void_value());
@@ -351,7 +351,7 @@ impl<'a> Lowerer<'a> {
     fn constant(&mut self, c: &Constant, span: Span) -> R<Expr> {
         match c {
             Constant::Integer(i) => self.integer_constant(i, span),
-            Constant::Float(_) => Err(self.unsupported(span, "floating-point constant")),
+            Constant::Float(f) => self.float_constant(f, span),
             Constant::Character(s) => {
                 let bytes = self.char_literal_bytes(s, span)?;
                 let int = self.types.int32();
@@ -779,8 +779,12 @@ impl<'a> Lowerer<'a> {
                     }
                 }
                 let p = self.lvalue(&u.operand)?;
-                if self.types.is_float(p.ty) {
-                    // Taking the address is fine; using the value is not.
+                // `&a` of a variable-length array is the array's address, not the address
+                // of the pointer that stands for it.
+                if let PlaceBase::Var(v) = p.base {
+                    if p.projs.is_empty() && self.vla_vars.contains(&v) {
+                        return Err(self.unsupported(span, "address of a variable-length array"));
+                    }
                 }
                 Ok(self.address_of(p))
             }
@@ -858,9 +862,6 @@ impl<'a> Lowerer<'a> {
     ) -> R<Expr> {
         if !self.types.is_scalar(p.ty) {
             return Err(self.invalid(span, "increment or compound assignment of a non-scalar"));
-        }
-        if self.types.is_float(p.ty) {
-            return Err(self.unsupported(span, "floating-point arithmetic"));
         }
         let p = self.stabilize(p);
         let ty = p.ty;
@@ -1108,9 +1109,6 @@ impl<'a> Lowerer<'a> {
         if v.ty == to {
             return Ok(v);
         }
-        if self.types.is_float(to) {
-            return Err(self.unsupported(span, "floating-point assignment"));
-        }
         let ok = (self.types.is_scalar(to) && self.types.is_scalar(v.ty))
             || matches!(self.types.get(to), Type::Struct(_)) && v.ty == to;
         if !ok {
@@ -1228,10 +1226,7 @@ impl<'a> Lowerer<'a> {
                 return Ok(());
             }
         }
-        let x = self.rvalue_inner(e, false)?;
-        if self.types.is_float(x.ty) {
-            return Err(self.unsupported(e.span, "floating-point arithmetic"));
-        }
+        self.rvalue_inner(e, false)?;
         Ok(())
     }
 

@@ -37,6 +37,15 @@ impl<'a> Lowerer<'a> {
         if e.ty == to {
             return e;
         }
+        if self.is_float_op(&[e.ty], to) {
+            if let Some(v) = e.as_const() {
+                if let Some(r) = self.fold_float_cast(v, e.ty, to) {
+                    return Expr::constant(r, to);
+                }
+            }
+            let boolean = matches!(self.types.get(to), Type::Bool);
+            return self.float_op(to, boolean);
+        }
         let scalar_src = self.types.is_integer(e.ty) || self.types.is_pointer(e.ty);
         let scalar_dst = self.types.is_integer(to) || self.types.is_pointer(to);
         if let (ExprKind::Const(v), true, true) = (&e.kind, scalar_src, scalar_dst) {
@@ -66,6 +75,15 @@ impl<'a> Lowerer<'a> {
 
     /// The common type of the usual arithmetic conversions of two promoted integer types.
     pub(crate) fn common_type(&mut self, a: TypeId, b: TypeId) -> TypeId {
+        // The wider floating type, if either is one.
+        match (self.types.get(a).clone(), self.types.get(b).clone()) {
+            (Type::Float { bits: x }, Type::Float { bits: y }) => {
+                return if x >= y { a } else { b }
+            }
+            (Type::Float { .. }, _) => return a,
+            (_, Type::Float { .. }) => return b,
+            _ => {}
+        }
         let (
             Type::Int {
                 bits: ba,
@@ -106,6 +124,9 @@ impl<'a> Lowerer<'a> {
     /// A binary operation, folded when both operands are constant (never folding a division
     /// by zero, which stays for the consumer to see).
     pub(crate) fn binary(&mut self, op: BinOp, a: Expr, b: Expr, ty: TypeId) -> Expr {
+        if self.is_float_op(&[a.ty, b.ty], ty) {
+            return self.float_op(ty, op.is_comparison());
+        }
         if let (Some(x), Some(y)) = (a.as_const(), b.as_const()) {
             if let Some(v) = self.fold(op, x, y, a.ty) {
                 return Expr::constant(normalize(&self.types, v, ty), ty);
@@ -177,6 +198,9 @@ impl<'a> Lowerer<'a> {
     }
 
     pub(crate) fn unary(&mut self, op: UnOp, a: Expr, ty: TypeId) -> Expr {
+        if self.is_float_op(&[a.ty], ty) {
+            return self.float_op(ty, op == UnOp::LogNot);
+        }
         if let Some(x) = a.as_const() {
             let v = match op {
                 UnOp::Neg => x.wrapping_neg(),

@@ -9,9 +9,12 @@ mod builtins;
 mod call;
 mod ctype;
 mod expr;
+mod float;
 mod fold;
 mod init;
 mod stmt;
+mod thread_end;
+mod vla;
 
 use std::collections::HashMap;
 
@@ -99,15 +102,19 @@ pub(crate) struct Lowerer<'a> {
     pub dollar: Option<String>,
     /// Functions whose body could not be lowered: an error only if reachable.
     pub poisoned: Vec<(FuncId, FrontendError)>,
+    /// Instructions [`Lowerer::main_arguments`] put at the entry of `main`.
+    main_entry: usize,
     /// Names of the functions the program defines (with a body), anywhere in the unit.
     pub defined: std::collections::HashSet<String>,
     /// Globals modelling pthread thread-specific data, created on first use.
-    pub key_vars: Option<(VarId, VarId)>,
+    pub key_vars: Option<builtins::KeyVars>,
     /// The pointer type an allocation call being lowered is cast to (`(T *) malloc(n)`): its
     /// result is given that type, so that symbolic execution lays the heap object out as
     /// `T`s (fields at their offsets in the data model) rather than as untyped memory. Only a
     /// hint of layout: the object is the same, and an access at another type is still checked.
     pub alloc_hint: Option<TypeId>,
+    /// Variables that stand for a variable-length array: pointers to its first element.
+    pub vla_vars: std::collections::HashSet<VarId>,
     /// Layout attributes (packed, aligned) of the declaration whose specifiers are being read.
     pub pending_struct_attrs: Option<(bool, Option<u64>)>,
 }
@@ -168,9 +175,11 @@ pub fn lower_unit(
         warnings: Vec::new(),
         dollar: dollar.map(str::to_string),
         poisoned: Vec::new(),
+        main_entry: 0,
         alloc_hint: None,
         defined: defined_functions(unit),
         key_vars: None,
+        vla_vars: Default::default(),
         pending_struct_attrs: None,
     };
     for ext in &unit.0 {
@@ -434,6 +443,10 @@ impl<'a> Lowerer<'a> {
         let spec = self.specifiers(&d.node.specifiers, d.span)?;
         for id in &d.node.declarators {
             self.set_loc(id.span);
+            let local = !file_scope && !spec.typedef && !spec.is_static && !spec.is_extern;
+            if local && self.variable_length_array(spec.ty, id)? {
+                continue;
+            }
             let (name, ty, _params) = self.declarator(spec.ty, &id.node.declarator, true)?;
             let Some(name) = name else {
                 continue;
@@ -609,7 +622,11 @@ impl<'a> Lowerer<'a> {
         let Some(cx) = cx else {
             return Ok(());
         };
-        let body = self.finish_body(cx.instrs, &cx.labels, &cx.gotos)?;
+        let mut body = self.finish_body(cx.instrs, &cx.labels, &cx.gotos)?;
+        if name == "main" {
+            let params = self.funcs[f].params.clone();
+            Self::drop_unused_main_arguments(&mut body, &params, self.main_entry);
+        }
         self.funcs[f].locals = cx.locals;
         self.funcs[f].body = Some(body);
         Ok(())
@@ -622,6 +639,9 @@ impl<'a> Lowerer<'a> {
         ret: TypeId,
         name: &str,
     ) -> R<()> {
+        if name == "main" {
+            self.main_entry = self.main_arguments(f);
+        }
         self.statement(body)?;
         self.set_loc(Span::span(body.span.end.saturating_sub(1), body.span.end));
         let _ = f;
@@ -632,6 +652,73 @@ impl<'a> Lowerer<'a> {
             self.emit(InstrKind::Return(None));
         }
         Ok(())
+    }
+
+    /// The environment calls `main`: its parameters hold whatever the environment passes, an
+    /// integer `argc` any nonnegative value (C11 5.1.2.2.1 allows 0) and `argv` an arbitrary
+    /// pointer. Written as IR at the entry so that symbolic execution, replay and the explorers
+    /// all see them as the same nondet inputs: an explorer that fixed them would explore one
+    /// environment only and could answer TRUE for a program whose error needs another. (What
+    /// `argv` points to is not modelled: a read through it is an invalid read, a write UNKNOWN.)
+    fn main_arguments(&mut self, f: FuncId) -> usize {
+        let mut emitted = 0;
+        for &p in &self.funcs[f].params.clone() {
+            let ty = self.vars[p].ty;
+            if self.types.is_scalar(ty) {
+                self.emit(InstrKind::Nondet {
+                    dst: Place::var(p, ty),
+                });
+                emitted += 1;
+            }
+        }
+        let Some(&argc) = self.funcs[f].params.first() else {
+            return emitted;
+        };
+        let ty = self.vars[argc].ty;
+        if self.types.is_integer(ty) && self.types.is_signed(ty) {
+            let int = self.types.int32();
+            let cond = Expr {
+                kind: ExprKind::Binary(
+                    BinOp::SGe,
+                    Box::new(Expr::read(Place::var(argc, ty))),
+                    Box::new(Expr::constant(0, ty)),
+                ),
+                ty: int,
+            };
+            self.emit(InstrKind::Assume(cond));
+            emitted += 1;
+        }
+        emitted
+    }
+
+    /// Turns the entry instructions of [`Self::main_arguments`] into skips for a parameter
+    /// the body never reads before writing it: its initial value cannot matter, and an
+    /// explorer that cannot enumerate it would otherwise stop at the entry.
+    fn drop_unused_main_arguments(body: &mut Body, params: &[VarId], entry: usize) {
+        if entry == 0 || entry >= body.instrs.len() {
+            return;
+        }
+        let live = crate::ir::liveness::Liveness::of(body);
+        let Some(live) = live.live_in(InstrId::new(entry)).cloned() else {
+            return;
+        };
+        for &p in params.iter().filter(|p| !live.contains(p)) {
+            for i in 0..entry {
+                let ins = &mut body.instrs[InstrId::new(i)];
+                let mut mentions = false;
+                ins.kind.walk_exprs(&mut |e| {
+                    if let ExprKind::Read(pl) | ExprKind::AddrOf(pl) = &e.kind {
+                        mentions |= pl.base == PlaceBase::Var(p);
+                    }
+                });
+                if let InstrKind::Nondet { dst } = &ins.kind {
+                    mentions |= dst.base == PlaceBase::Var(p);
+                }
+                if mentions {
+                    ins.kind = InstrKind::Skip;
+                }
+            }
+        }
     }
 
     /// Resolves gotos to labels and numbers the back edges.
@@ -714,6 +801,7 @@ impl<'a> Lowerer<'a> {
             loc: Loc::default(),
         });
         self.funcs[self.tls_init_id].body = Some(tls_body);
+        self.thread_end_destructors()?;
         let external_calls = self.resolve_external_calls();
         let main = self
             .func_ids

@@ -139,8 +139,9 @@ impl Lowerer<'_> {
                 self.arg_count(name, args, 2, span)?;
                 Some(self.strcpy(args, span)?)
             }
+            "sscanf" => Some(self.sscanf(args, span)?),
             "strncpy" | "strcat" | "strncat" | "sprintf" | "snprintf" | "vsprintf"
-            | "vsnprintf" | "sscanf" | "scanf" | "fscanf" | "gets" | "fgets" | "read" | "fread"
+            | "vsnprintf" | "scanf" | "fscanf" | "gets" | "fgets" | "read" | "fread"
             | "memccpy" | "stpcpy" | "strtok" | "realloc" => {
                 // Library functions that write through their arguments or whose result aliases
                 // memory: the no-body policy (nothing written) would be unsound for them.

@@ -10,6 +10,8 @@ mod libc;
 pub(super) use libc::{PRINTF_FAMILY, READ_ONLY};
 
 mod pthread;
+mod scanf;
+pub(super) use pthread::KeyVars;
 mod verifier;
 
 use lang_c::ast::*;

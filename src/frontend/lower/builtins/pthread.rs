@@ -11,6 +11,11 @@ use crate::ir::*;
 /// glibc's limit on thread-specific data keys, and the error when it is reached.
 const PTHREAD_KEYS_MAX: u64 = 1024;
 const EAGAIN: u64 = 11;
+/// Keys whose value and destructor are modelled: keys are numbered from 0, and a program that
+/// uses a key numbered beyond reaches an out-of-bounds access of the key arrays, which is
+/// unsupported (UNKNOWN), never a guess. Every key slot is a cell that a computed key number
+/// may designate, so the arrays are kept small.
+const KEY_SLOTS: u64 = 16;
 
 impl Lowerer<'_> {
     /// The pthread functions; `None` for any other name.
@@ -126,10 +131,13 @@ impl Lowerer<'_> {
                 self.arg_count(name, args, 2, span)?;
                 let k = self.ptr_arg(&args[0])?;
                 let dtor = self.rvalue(&args[1])?;
-                if !Self::is_null(&dtor) {
-                    return Err(self.unsupported(span, "pthread_key_create with a destructor"));
-                }
-                Some(self.key_create(k, span)?)
+                let dtor = if Self::is_null(&dtor) {
+                    None
+                } else {
+                    let dt = self.destructor_type();
+                    Some(self.convert_arg(dtor, dt, span)?)
+                };
+                Some(self.key_create(k, dtor, span)?)
             }
             "pthread_getspecific" => {
                 self.arg_count(name, args, 1, span)?;
@@ -166,9 +174,22 @@ impl Lowerer<'_> {
         Ok(Some(r))
     }
 
-    /// The globals that model thread-specific data: the shared number of keys created and
-    /// the per-thread (thread-local) value of every key.
-    fn key_globals(&mut self) -> (VarId, VarId) {
+    /// The type of a key's destructor, `void (*)(void *)`.
+    pub(in crate::frontend::lower) fn destructor_type(&mut self) -> TypeId {
+        let void = self.types.void();
+        let vp = self.types.void_ptr();
+        let f = self.types.intern(Type::Func {
+            ret: void,
+            params: vec![vp],
+            variadic: false,
+        });
+        self.types.pointer(f)
+    }
+
+    /// The globals that model thread-specific data: the shared number of keys created, the
+    /// per-thread (thread-local) value of every key, and the shared destructor of every key
+    /// (null for none).
+    pub(in crate::frontend::lower) fn key_globals(&mut self) -> KeyVars {
         if let Some(k) = self.key_vars {
             return k;
         }
@@ -177,18 +198,38 @@ impl Lowerer<'_> {
         let vp = self.types.void_ptr();
         let arr = self.types.intern(Type::Array {
             elem: vp,
-            len: Some(PTHREAD_KEYS_MAX),
+            len: Some(KEY_SLOTS),
         });
         let values = self.new_var("$pthread_specific", arr, VarKind::Global);
         self.vars[values].thread_local = true;
-        self.key_vars = Some((count, values));
-        (count, values)
+        let dt = self.destructor_type();
+        let darr = self.types.intern(Type::Array {
+            elem: dt,
+            len: Some(KEY_SLOTS),
+        });
+        let destructors = self.new_var("$pthread_destructor", darr, VarKind::Global);
+        let k = KeyVars {
+            count,
+            values,
+            destructors,
+            destructor_at: None,
+        };
+        self.key_vars = Some(k);
+        k
     }
 
-    /// `pthread_key_create(key, NULL)`: atomically the next key number, or EAGAIN once
-    /// PTHREAD_KEYS_MAX keys exist (as glibc does).
-    fn key_create(&mut self, key_ptr: Expr, span: Span) -> R<Expr> {
-        let (count, _) = self.key_globals();
+    /// `pthread_key_create(key, destructor)`: atomically the next key number, with its
+    /// destructor recorded, or EAGAIN once PTHREAD_KEYS_MAX keys exist (as glibc does).
+    fn key_create(&mut self, key_ptr: Expr, dtor: Option<Expr>, span: Span) -> R<Expr> {
+        let KeyVars {
+            count, destructors, ..
+        } = self.key_globals();
+        if dtor.is_some() {
+            let here = self.loc;
+            if let Some(k) = &mut self.key_vars {
+                k.destructor_at.get_or_insert(here);
+            }
+        }
         let u = self.types.int(32, false);
         let int = self.types.int32();
         let key_place = self.deref_place(key_ptr, span)?;
@@ -211,6 +252,12 @@ impl Lowerer<'_> {
             dst: key_place,
             src: kv,
         });
+        // A key number may be reused only after pthread_key_delete, which is not modelled:
+        // the slot is still null unless a destructor is given.
+        if let Some(d) = dtor {
+            let slot = self.key_array_slot(destructors, n.clone(), span)?;
+            self.emit(InstrKind::Assign { dst: slot, src: d });
+        }
         let inc = self.binary(BinOp::Add, n, Expr::constant(1, u), u);
         self.emit(InstrKind::Assign {
             dst: Place::var(count, u),
@@ -226,18 +273,44 @@ impl Lowerer<'_> {
     }
 
     /// This thread's value slot of key `k`.
-    fn specific_slot(&mut self, k: Expr, span: Span) -> R<Place> {
-        let (_, values) = self.key_globals();
-        let vp = self.types.void_ptr();
+    pub(in crate::frontend::lower) fn specific_slot(&mut self, k: Expr, span: Span) -> R<Place> {
+        let values = self.key_globals().values;
+        self.key_array_slot(values, k, span)
+    }
+
+    /// Element `k` of one of the key arrays.
+    pub(in crate::frontend::lower) fn key_array_slot(
+        &mut self,
+        arr: VarId,
+        k: Expr,
+        span: Span,
+    ) -> R<Place> {
+        let ty = self.vars[arr].ty;
+        let Type::Array { elem, .. } = self.types.get(ty).clone() else {
+            return Err(self.invalid(span, "internal: key array expected"));
+        };
         let pd = self.types.ptrdiff_t();
         let ix = self.convert_arg(k, pd, span)?;
-        let ty = self.vars[values].ty;
-        let mut p = Place::var(values, ty);
+        let mut p = Place::var(arr, ty);
         p.projs.push(Proj::Index {
             index: Box::new(ix),
-            elem_size: self.types.size_of(vp).unwrap_or(4),
+            elem_size: self.types.size_of(elem).unwrap_or(4),
         });
-        p.ty = vp;
+        p.ty = elem;
         Ok(p)
     }
+}
+
+/// The globals that model thread-specific data.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct KeyVars {
+    /// Keys created so far (shared).
+    pub count: VarId,
+    /// Per thread, the value of every key.
+    pub values: VarId,
+    /// Per key, its destructor or null (shared).
+    pub destructors: VarId,
+    /// Where the first `pthread_key_create` with a destructor is: only if there is one does
+    /// a thread's end run destructors.
+    pub destructor_at: Option<Loc>,
 }

@@ -155,9 +155,6 @@ impl Lowerer<'_> {
                         }
                     }
                 };
-                if self.types.is_float(ty) {
-                    return Err(self.unsupported(span, format!("{name} (floating point)")));
-                }
                 if self.types.is_void(ty) {
                     return Err(self.invalid(span, format!("{name} returns void")));
                 }
