@@ -196,9 +196,15 @@ fn closure_rejects_two_acquisitions_of_one_release() {
     assert!(!rvf::closure::consistent(&both_first, None));
     // The same, with the second acquisition as the candidate of VerifySC.
     let cand = mutex_event(Some(None));
-    assert!(!rvf::closure::consistent(std::slice::from_ref(&t0), Some((1, &cand))));
+    assert!(!rvf::closure::consistent(
+        std::slice::from_ref(&t0),
+        Some((1, &cand))
+    ));
     let cand = mutex_event(Some(Some((0, 1))));
-    assert!(rvf::closure::consistent(std::slice::from_ref(&t0), Some((1, &cand))));
+    assert!(rvf::closure::consistent(
+        std::slice::from_ref(&t0),
+        Some((1, &cand))
+    ));
     // Three acquisitions after the one release: two of them observe the same writer.
     let three = [
         t0,
