@@ -49,10 +49,16 @@ impl Symex<'_, '_, '_> {
                 keys.push((o, 0));
             }
         }
-        // The start of every object of the set made so far (a mutex allocated on its own,
-        // `(pthread_mutex_t *) malloc(...)`, before its first lock).
+        // The start of every object of the set made so far that holds no known lock yet (a
+        // mutex allocated on its own, `(pthread_mutex_t *) malloc(...)`, before its first
+        // lock). An object with a known lock does not get its start as well: a struct's first
+        // field is rarely its mutex, and each such candidate is a guarded lock event the
+        // solver must refute. Leaving a candidate out is sound: a pointer that hits none of
+        // them fails the "cannot be resolved" check below, which makes the verdict UNKNOWN.
         for (o, _) in self.mem.objects.iter() {
-            if self.abs[o.index()].is_some_and(|a| may.contains(&a)) {
+            if self.abs[o.index()].is_some_and(|a| may.contains(&a))
+                && !self.locks.keys().any(|&(x, _)| x == o)
+            {
                 keys.push((o, 0));
             }
         }
