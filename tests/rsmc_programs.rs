@@ -162,3 +162,28 @@ fn assert_in_a_thread_before_the_final_check_is_false() {
         assert!(matches!(&v, Verdict::False { .. }), "{mm:?}: {v:?}");
     }
 }
+
+/// `flag && b` with `flag == 0` does not read `b` (C's sequencing): the store to `c` after it
+/// depends on `flag` only, so `r = b ... c = 1` against `s = c; b = s` is LB+po+data, allowed
+/// on POWER (both read 1). Loading `b` anyway would order `r = b` before `c = 1` (`po-loc`
+/// to that load, whose value the branch depends on) and lose the violation.
+#[test]
+fn short_circuit_does_not_load_the_right_operand() {
+    let dir = std::env::temp_dir().join(format!("yogar-rsmc-and-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let f = dir.join("lb_and.c");
+    std::fs::write(
+        &f,
+        "#include <assert.h>\n#include <pthread.h>\nint b, c, flag, r0, r1;\n\
+         void *p(void *a) { int r = b; if (flag && b) { r0 = 5; } c = 1; r0 = r; return 0; }\n\
+         void *q(void *a) { int s = c; b = s; r1 = s; return 0; }\n\
+         int main(void) { pthread_t h, k; pthread_create(&h, 0, p, 0);\n\
+         pthread_create(&k, 0, q, 0); pthread_join(h, 0); pthread_join(k, 0);\n\
+         assert(!(r0 == 1 && r1 == 1)); return 0; }\n",
+    )
+    .expect("write");
+    let v = run(&f, MemoryModel::Power);
+    assert!(matches!(&v, Verdict::False { .. }), "{v:?}");
+    let v = run(&f, MemoryModel::Sc);
+    assert!(matches!(&v, Verdict::True { .. }), "{v:?}");
+}

@@ -153,11 +153,13 @@ impl Tr<'_> {
                     UnOp::LogNot => Expr::bin(Op::Eq, a, Expr::Const(0)),
                 }
             }
+            ExprKind::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), x, y) => {
+                self.logical(*op == BinOp::LogAnd, x, y)?
+            }
             ExprKind::Binary(op, x, y) => {
                 let a = self.expr(x)?;
                 let b = self.expr(y)?;
                 let (bits, signed) = self.int_type(x.ty)?;
-                let truth = |v: Expr| Expr::bin(Op::Ne, v, Expr::Const(0));
                 let cmp = |o: Op| -> Result<Expr, UnknownReason> {
                     // Values are kept extended by their type: a signed comparison of the
                     // 64-bit forms is exact unless the type is 64-bit unsigned.
@@ -179,13 +181,47 @@ impl Tr<'_> {
                     BinOp::SLe | BinOp::ULe => cmp(Op::Le)?,
                     BinOp::SGt | BinOp::UGt => cmp(Op::Gt)?,
                     BinOp::SGe | BinOp::UGe => cmp(Op::Ge)?,
-                    BinOp::LogAnd => Expr::bin(Op::And, truth(a), truth(b)),
-                    BinOp::LogOr => Expr::bin(Op::Or, truth(a), truth(b)),
                     _ => return self.unsupported(format!("operator {}", op.symbol())),
                 }
             }
             _ => return self.unsupported("expression outside the POWER explorer's subset"),
         })
+    }
+
+    /// `x && y` (`and`) or `x || y`. When `y` reads a global, it is evaluated only when `x`
+    /// does not decide, behind a branch, as C sequences it: loading it always would add a
+    /// load whose dependencies (and `po-loc` to later accesses) order events that the
+    /// program leaves unordered on POWER, losing traces.
+    fn logical(&mut self, and: bool, x: &ir::Expr, y: &ir::Expr) -> Result<Expr, UnknownReason> {
+        let truth = |v: Expr| Expr::bin(Op::Ne, v, Expr::Const(0));
+        let a = truth(self.expr(x)?);
+        let prog = self.prog;
+        let mut loads = false;
+        y.walk(&mut |e| {
+            if let ExprKind::Read(p) = &e.kind {
+                loads |= !matches!(p.base, PlaceBase::Var(v) if !prog.vars[v].is_global());
+            }
+        });
+        if !loads {
+            let b = truth(self.expr(y)?);
+            return Ok(Expr::bin(if and { Op::And } else { Op::Or }, a, b));
+        }
+        self.temps += 1;
+        let t = self.th.reg(&format!("$t{}", self.temps));
+        self.emit(Instr::Assign { dst: t, e: a });
+        let decided = Expr::bin(if and { Op::Eq } else { Op::Ne }, Expr::Reg(t), Expr::Const(0));
+        let skip = self.th.instrs.len();
+        self.emit(Instr::Branch {
+            cond: decided,
+            target: 0,
+        });
+        let b = truth(self.expr(y)?);
+        self.emit(Instr::Assign { dst: t, e: b });
+        let end = self.th.instrs.len();
+        if let Instr::Branch { target, .. } = &mut self.th.instrs[skip] {
+            *target = end;
+        }
+        Ok(Expr::Reg(t))
     }
 
     /// Translates the instructions `from..` of the function; `None` ends at the end.
