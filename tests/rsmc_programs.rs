@@ -187,3 +187,28 @@ fn short_circuit_does_not_load_the_right_operand() {
     let v = run(&f, MemoryModel::Sc);
     assert!(matches!(&v, Verdict::True { .. }), "{v:?}");
 }
+
+/// A thread whose parameter is `unsigned` reads the argument `(void *)-1` as `UINT_MAX`, not
+/// as -1: the argument is converted to the parameter's type.
+#[test]
+fn thread_argument_is_converted_to_the_parameter_type() {
+    let dir = std::env::temp_dir().join(format!("yogar-rsmc-arg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let f = dir.join("arg.c");
+    std::fs::write(
+        &f,
+        "#include <assert.h>\n#include <pthread.h>\nint x;\n\
+         void *t(unsigned a) { if (a > 5) x = 1; return 0; }\n\
+         int main(void) { pthread_t h;\n\
+         pthread_create(&h, 0, (void *(*)(void *))t, (void *)-1); pthread_join(h, 0);\n\
+         assert(x == 0); return 0; }\n",
+    )
+    .expect("write");
+    for mm in [MemoryModel::Sc, MemoryModel::Power] {
+        let v = run(&f, mm);
+        assert!(
+            matches!(&v, Verdict::False { .. } | Verdict::Unknown(_)),
+            "{mm:?}: {v:?}"
+        );
+    }
+}

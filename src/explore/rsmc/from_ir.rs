@@ -50,8 +50,9 @@ struct Tr<'a> {
     func: FuncId,
     at: Loc,
     temps: u32,
-    /// The thread's argument (its parameter's initial value).
-    arg: i64,
+    /// The thread's argument (its parameter's initial value); `None` for `main`, whose
+    /// parameters are inputs the explorer does not enumerate.
+    arg: Option<u64>,
     /// `main` checks the final state after the joins (see `translate`).
     halt_before_check: bool,
 }
@@ -110,7 +111,12 @@ impl Tr<'_> {
         let fresh = !self.th.regs.contains(&d.name);
         let r = self.th.reg(&d.name);
         if fresh && d.kind == ir::VarKind::Param(self.func) {
-            self.th.init.push((r, self.arg));
+            let Some(arg) = self.arg else {
+                return self.unsupported(format!("main's parameter '{}'", d.source_name));
+            };
+            // The argument converted to the parameter's type, as the thread reads it.
+            let v = self.norm(Expr::Const(arg as i64), d.ty)?.eval(&|_| 0);
+            self.th.init.push((r, v));
         }
         Ok(r)
     }
@@ -407,7 +413,7 @@ pub fn translate(prog: &ir::Program) -> Result<CProgram, UnknownReason> {
         return Err(UnknownReason::unsupported("thread-local variables"));
     }
     let body = prog.funcs[main].body.as_ref().expect("main has a body");
-    let mut entries: Vec<(FuncId, Option<u64>)> = Vec::new();
+    let mut entries: Vec<(FuncId, u64)> = Vec::new();
     let mut handles: Vec<ir::Place> = Vec::new();
     let mut joins = 0;
     let mut rest = None;
@@ -428,9 +434,9 @@ pub fn translate(prog: &ir::Program) -> Result<CProgram, UnknownReason> {
                     ExprKind::Cast(x) => x.as_const(),
                     _ => None,
                 };
-                if a.is_none() {
+                let Some(a) = a else {
                     return unsupported("non-constant thread argument", prog, instr.loc);
-                }
+                };
                 entries.push((*f, a));
             }
             // Each join must name a different created thread's handle.
@@ -477,7 +483,7 @@ pub fn translate(prog: &ir::Program) -> Result<CProgram, UnknownReason> {
             func: *f,
             at: prog.funcs[*f].loc,
             temps: 0,
-            arg: arg.unwrap_or(0) as i64,
+            arg: Some(*arg),
             halt_before_check,
         };
         if prog.funcs[*f].body.is_none() {
@@ -503,7 +509,7 @@ pub fn translate(prog: &ir::Program) -> Result<CProgram, UnknownReason> {
                 func: main,
                 at: prog.funcs[main].loc,
                 temps: 0,
-                arg: 0,
+                arg: None,
                 halt_before_check: false,
             };
             tr.body(k)?;
