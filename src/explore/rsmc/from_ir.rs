@@ -532,8 +532,9 @@ pub fn translate(prog: &ir::Program) -> Result<CProgram, UnknownReason> {
 }
 
 /// Runs final-state code on the final memory `mem`: the index of the failing assertion, if
-/// one fails.
+/// one fails. Its accesses have constant addresses of locations (see `Tr::expr`).
 pub fn run_epilogue(th: &Thread, prog: &Program, mut mem: Vec<i64>) -> Option<usize> {
+    let location = |a: i64| prog.location_at(a).expect("a location's address");
     let mut regs = vec![0i64; th.regs.len()];
     for (r, v) in &th.init {
         regs[*r as usize] = *v;
@@ -544,12 +545,10 @@ pub fn run_epilogue(th: &Thread, prog: &Program, mut mem: Vec<i64>) -> Option<us
         match &th.instrs[pc] {
             Instr::Assign { dst, e } => regs[*dst as usize] = ev(e, &regs),
             Instr::Load { dst, addr } => {
-                let l = prog.location_at(ev(addr, &regs))?;
-                regs[*dst as usize] = mem[l];
+                regs[*dst as usize] = mem[location(ev(addr, &regs))];
             }
             Instr::Store { addr, val } => {
-                let l = prog.location_at(ev(addr, &regs))?;
-                mem[l] = ev(val, &regs);
+                mem[location(ev(addr, &regs))] = ev(val, &regs);
             }
             Instr::Branch { cond, target } => {
                 if ev(cond, &regs) != 0 {
