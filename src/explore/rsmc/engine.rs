@@ -11,6 +11,7 @@ use super::state::State;
 use super::{explore, Halt, MemoryModel, Options};
 use crate::engine::{EngineOptions, EngineStats, Outcome, Trace, TraceEvent, Verdict};
 use crate::explore::findings::{Budget, ExploreStats};
+use crate::explore::interp::norm;
 use crate::ir::{Loc, Program};
 use crate::verdict::UnknownReason;
 
@@ -97,12 +98,7 @@ fn trace(prog: &Program, c: &CProgram, s: &State, thread: usize, loc: Loc) -> Tr
             loc: c.locs[e.thread as usize][ev.pc],
             what: prog.vars[v].name.clone(),
             write: matches!(s.instr(*e), Instr::Store { .. }),
-            value: ev.value as u64
-                & if bits >= 64 {
-                    u64::MAX
-                } else {
-                    (1 << bits) - 1
-                },
+            value: norm(ev.value as u64, bits, false),
             bits,
         });
     }
