@@ -274,6 +274,11 @@ impl<'p> Search<'_, 'p> {
         // Whether a store to `loc` is still to come after `e`: the same at every coherence
         // position of `e`, so asked once.
         let mut more: Option<bool> = None;
+        // One bit per waiting load: past 63 the shift would wrap and drop choices.
+        if waiting.len() >= 64 {
+            self.halt.get_or_insert(Halt::TooBig);
+            return;
+        }
         let all = (1u64 << waiting.len()) - 1;
         for n in 0..=s.co[loc].len() {
             let mut s2 = s.clone();
