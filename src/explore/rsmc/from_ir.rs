@@ -215,7 +215,11 @@ impl Tr<'_> {
         self.temps += 1;
         let t = self.th.reg(&format!("$t{}", self.temps));
         self.emit(Instr::Assign { dst: t, e: a });
-        let decided = Expr::bin(if and { Op::Eq } else { Op::Ne }, Expr::Reg(t), Expr::Const(0));
+        let decided = Expr::bin(
+            if and { Op::Eq } else { Op::Ne },
+            Expr::Reg(t),
+            Expr::Const(0),
+        );
         let skip = self.th.instrs.len();
         self.emit(Instr::Branch {
             cond: decided,
