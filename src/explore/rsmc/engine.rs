@@ -71,7 +71,7 @@ pub fn verify(prog: &Program, opts: &EngineOptions, model: MemoryModel) -> Outco
                 Verdict::Unknown(UnknownReason::unsupported(format!("POWER run: {s:?}")))
             }
             Some(Halt::TooBig) => Verdict::Unknown(UnknownReason::unsupported(
-                "more than 128 events in one trace of the POWER explorer",
+                "more than 128 events in one trace, or 63 loads waiting for one store, in the POWER explorer",
             )),
             Some(Halt::Budget { deadline: true }) => Verdict::Unknown(UnknownReason::Timeout),
             Some(Halt::Budget { deadline: false }) => {

@@ -63,11 +63,11 @@ pub enum Halt {
     Asked,
     /// A run went outside what the explorer handles.
     Stuck(Stuck),
+    /// More than the bit sets hold: 128 events in one trace, or 63 loads waiting for one
+    /// store.
     TooBig,
     /// The budget ran out (runs, or the deadline when `true`).
-    Budget {
-        deadline: bool,
-    },
+    Budget { deadline: bool },
 }
 
 /// For every thread and instruction: the locations of the stores reachable from there (a
