@@ -6,6 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+use yogar::exit;
+use yogar::verdict::VerdictLine;
+
 use super::child::{run_limited, Limits};
 
 /// The wall-clock backstop of a run, as a multiple of its CPU limit: large, because on a
@@ -105,20 +108,31 @@ pub fn parse_output(stdout: &str) -> RunOutput {
         };
         *slot = Some(n);
     }
-    let last = stdout.lines().rev().map(str::trim).find(|l| !l.is_empty());
-    out.verdict = last.and_then(|l| {
-        if l == "TRUE" {
-            Some(RunVerdict::True)
-        } else if l.starts_with("FALSE") {
-            Some(RunVerdict::False)
-        } else if let Some(rest) = l.strip_prefix("UNKNOWN") {
-            let why = rest.trim().trim_start_matches('(').trim_end_matches(')');
-            Some(RunVerdict::Unknown(why.to_string()))
-        } else {
-            None
-        }
-    });
+    out.verdict = VerdictLine::of_output(stdout).map(RunVerdict::from);
     out
+}
+
+impl From<VerdictLine> for RunVerdict {
+    fn from(line: VerdictLine) -> RunVerdict {
+        match line {
+            VerdictLine::True => RunVerdict::True,
+            VerdictLine::False(_) => RunVerdict::False,
+            VerdictLine::Unknown { reason, .. } => RunVerdict::Unknown(reason),
+        }
+    }
+}
+
+/// The verdict line of a run that exited with `code` (`None`: a signal ended it), taken only
+/// when the line and the exit code agree (`TRUE` 0, `FALSE(..)` 10, `UNKNOWN (..)` 5;
+/// `src/exit.rs`). A crash, a kill or an error exit after a verdict-like line is no verdict.
+pub fn agreed_verdict(stdout: &str, code: Option<i32>) -> Option<VerdictLine> {
+    let line = VerdictLine::of_output(stdout)?;
+    let expected = match line {
+        VerdictLine::True => exit::TRUE,
+        VerdictLine::False(_) => exit::FALSE,
+        VerdictLine::Unknown { .. } => exit::UNKNOWN,
+    };
+    (code == Some(i32::from(expected))).then_some(line)
 }
 
 /// One engine on one task.
@@ -249,7 +263,9 @@ pub fn run_verify(yogar: &Path, args: &[String], file: &Path, limit: f64) -> Eng
             }
         }
     };
-    let output = parse_output(&ended.stdout);
+    let mut output = parse_output(&ended.stdout);
+    // Only a verdict line the exit code confirms is a verdict (not one a kill cut short).
+    output.verdict = agreed_verdict(&ended.stdout, ended.code).map(RunVerdict::from);
     let verdict = match &output.verdict {
         _ if ended.wall_killed => {
             RunVerdict::Failed(format!("killed after {:.0} s", ended.wall.as_secs_f64()))
@@ -323,6 +339,26 @@ mod tests {
         assert_eq!(o.verdict, Some(RunVerdict::Unknown("timeout".into())));
         assert_eq!(parse_output("yogar: error\n").verdict, None);
         assert_eq!(parse_output("").verdict, None);
+    }
+
+    #[test]
+    fn a_verdict_needs_its_exit_code() {
+        let code = |c: u8| Some(i32::from(c));
+        assert_eq!(
+            agreed_verdict("x: 1\nTRUE\n", code(exit::TRUE)),
+            Some(VerdictLine::True)
+        );
+        assert!(agreed_verdict("FALSE(unreach-call)\n", code(exit::FALSE)).is_some());
+        assert!(agreed_verdict("UNKNOWN (timeout)\n", code(exit::UNKNOWN)).is_some());
+        // A crash or a kill after the line, or a line that disagrees with the code.
+        assert_eq!(agreed_verdict("TRUE\n", None), None);
+        assert_eq!(agreed_verdict("TRUE\n", code(exit::INTERNAL)), None);
+        assert_eq!(agreed_verdict("TRUE\n", code(exit::FALSE)), None);
+        assert_eq!(
+            agreed_verdict("FALSE(unreach-call)\n", code(exit::TRUE)),
+            None
+        );
+        assert_eq!(agreed_verdict("TRUE\nnoise\n", code(exit::TRUE)), None);
     }
 
     #[test]
