@@ -15,17 +15,8 @@ use super::child::{run_limited, Limits};
 /// shared machine a run may get a small share of a core, and the CPU limit is what counts.
 pub const WALL_FACTOR: f64 = 10.0;
 
-/// One task of `tasks.csv`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BenchTask {
-    /// The task's yml path without `.yml`, e.g. `pthread/fib_bench-1`.
-    pub name: String,
-    pub directory: String,
-    /// The C file to verify.
-    pub input: PathBuf,
-    /// The expected unreach-call verdict (`true`: no error reachable).
-    pub expected: Option<bool>,
-}
+/// One task of `tasks.csv` (its name is [`BenchTask::stem`], e.g. `pthread/fib_bench-1`).
+pub use yogar::svcomp::ListedTask as BenchTask;
 
 /// The answer of one run.
 #[derive(Clone, Debug, PartialEq)]
@@ -181,16 +172,7 @@ pub fn median(values: &[f64]) -> Option<f64> {
 
 /// Reads `tasks.csv` of an sv-benchmarks checkout (input files are under `c/`).
 pub fn load_tasks(svb: &Path) -> Result<Vec<BenchTask>, String> {
-    let listed = yogar::svcomp::read_task_list(svb).map_err(|e| e.to_string())?;
-    Ok(listed
-        .into_iter()
-        .map(|t| BenchTask {
-            name: t.stem().to_string(),
-            directory: t.directory,
-            input: t.input,
-            expected: t.expected,
-        })
-        .collect())
+    yogar::svcomp::read_task_list(svb).map_err(|e| e.to_string())
 }
 
 /// A deterministic subset of `n` tasks spread over the directories: each directory gets a
@@ -199,7 +181,7 @@ pub fn load_tasks(svb: &Path) -> Result<Vec<BenchTask>, String> {
 pub fn spread_subset(tasks: &[BenchTask], n: usize) -> Vec<BenchTask> {
     let mut dirs: Vec<(String, Vec<&BenchTask>)> = Vec::new();
     let mut sorted: Vec<&BenchTask> = tasks.iter().collect();
-    sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    sorted.sort_by(|a, b| a.yml.cmp(&b.yml));
     for t in sorted {
         match dirs.iter_mut().find(|(d, _)| *d == t.directory) {
             Some((_, list)) => list.push(t),
@@ -222,7 +204,7 @@ pub fn spread_subset(tasks: &[BenchTask], n: usize) -> Vec<BenchTask> {
         .zip(&quota)
         .flat_map(|((_, list), &q)| (0..q).map(move |i| list[i * list.len() / q].clone()))
         .collect();
-    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out.sort_by(|a, b| a.yml.cmp(&b.yml));
     out
 }
 
@@ -371,7 +353,8 @@ mod tests {
     #[test]
     fn subset_is_spread_and_deterministic() {
         let mk = |dir: &str, i: usize| BenchTask {
-            name: format!("{dir}/t{i:02}"),
+            yml: format!("{dir}/t{i:02}.yml"),
+            yml_path: PathBuf::from(format!("{dir}/t{i:02}.yml")),
             directory: dir.into(),
             input: PathBuf::from(format!("{dir}/t{i:02}.i")),
             expected: Some(true),
@@ -388,7 +371,7 @@ mod tests {
         let big: Vec<&str> = s
             .iter()
             .filter(|t| t.directory == "big")
-            .map(|t| t.name.as_str())
+            .map(|t| t.stem())
             .collect();
         assert_eq!(big, vec!["big/t00", "big/t06", "big/t13"]);
         assert_eq!(spread_subset(&tasks, 100).len(), tasks.len());
