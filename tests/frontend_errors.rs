@@ -98,6 +98,26 @@ fn pragma_pack_is_unsupported_rather_than_mis_laid_out() {
 }
 
 #[test]
+fn atomic_objects_are_unsupported_rather_than_plain() {
+    // `x++` on an _Atomic int is one indivisible step; lowered as a plain load and store, two
+    // such increments could lose one and a verifier would report a race that cannot happen.
+    for (name, decl) in [
+        ("atomic_q.c", "_Atomic int x;"),
+        ("atomic_s.c", "_Atomic(int) x;"),
+        ("atomic_p.c", "int * _Atomic x;"),
+        ("atomic_f.c", "struct S { _Atomic int n; } x;"),
+    ] {
+        let p = write(name, &format!("{decl}\nint main() {{ return 0; }}\n"));
+        let (code, _, err) = parse(&p);
+        assert_eq!(code, exit::UNKNOWN as i32, "{name}: {err}");
+        assert!(
+            err.contains(&format!("{name}:1: unsupported: _Atomic")),
+            "{err}"
+        );
+    }
+}
+
+#[test]
 fn type_errors_are_input_errors_with_a_location() {
     let p = write("undeclared.c", "int main() {\n  return y;\n}\n");
     let (code, _, err) = parse(&p);

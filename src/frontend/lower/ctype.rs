@@ -7,6 +7,10 @@ use super::{Lowerer, Sym, Tag, R};
 use crate::ir::types::MemberSpec;
 use crate::ir::{Expr, Type, TypeId};
 
+/// What an `_Atomic` object is reported as.
+const ATOMIC: &str =
+    "_Atomic objects (C11 atomics: indivisible read-modify-write, ordered under weak memory)";
+
 /// The result of reading declaration specifiers.
 #[derive(Clone, Debug)]
 pub(crate) struct Spec {
@@ -77,9 +81,8 @@ impl<'a> Lowerer<'a> {
                         mode = Some(m);
                     }
                 }
-                DeclarationSpecifier::TypeQualifier(_)
-                | DeclarationSpecifier::Function(_)
-                | DeclarationSpecifier::Alignment(_) => {}
+                DeclarationSpecifier::TypeQualifier(q) => self.qualifier(q)?,
+                DeclarationSpecifier::Function(_) | DeclarationSpecifier::Alignment(_) => {}
             }
         }
         self.pending_struct_attrs = None;
@@ -106,12 +109,27 @@ impl<'a> Lowerer<'a> {
         }
         self.pending_struct_attrs = Some(attrs);
         for s in specs {
-            if let SpecifierQualifier::TypeSpecifier(ts) = &s.node {
-                self.type_specifier(&mut c, ts)?;
+            match &s.node {
+                SpecifierQualifier::TypeSpecifier(ts) => self.type_specifier(&mut c, ts)?,
+                SpecifierQualifier::TypeQualifier(q) => self.qualifier(q)?,
+                SpecifierQualifier::Extension(_) => {}
             }
         }
         self.pending_struct_attrs = None;
         self.combine(&c, span)
+    }
+
+    /// `const`, `volatile`, `restrict` and the like change nothing the verifier models (under
+    /// sequential consistency every access is already a visible event). `_Atomic` does: a
+    /// compound assignment or `++` on an atomic object is one indivisible read-modify-write,
+    /// and under a weak memory model its plain accesses are sequentially consistent. Lowering
+    /// it as an ordinary object would split the read-modify-write (a race that cannot happen:
+    /// a wrong FALSE) and order nothing under POWER, so it is unsupported.
+    fn qualifier(&self, q: &Node<TypeQualifier>) -> R<()> {
+        match q.node {
+            TypeQualifier::Atomic => Err(self.unsupported(q.span, ATOMIC)),
+            _ => Ok(()),
+        }
     }
 
     fn mode_attribute(&self, ext: &[Node<Extension>]) -> Option<u8> {
@@ -178,10 +196,7 @@ impl<'a> Lowerer<'a> {
             TypeSpecifier::Unsigned => c.unsigned = true,
             TypeSpecifier::Bool => c.bool_ = true,
             TypeSpecifier::Complex => c.complex = true,
-            TypeSpecifier::Atomic(tn) => {
-                let t = self.type_name(tn)?;
-                c.named = Some(t);
-            }
+            TypeSpecifier::Atomic(_) => return Err(self.unsupported(ts.span, ATOMIC)),
             TypeSpecifier::Struct(st) => {
                 let t = self.struct_type(st)?;
                 c.named = Some(t);
@@ -423,6 +438,15 @@ impl<'a> Lowerer<'a> {
             .iter()
             .position(|x| !matches!(x.node, DerivedDeclarator::Pointer(_)))
             .unwrap_or(derived.len());
+        for x in derived {
+            if let DerivedDeclarator::Pointer(qs) = &x.node {
+                for q in qs {
+                    if let PointerQualifier::TypeQualifier(q) = &q.node {
+                        self.qualifier(q)?;
+                    }
+                }
+            }
+        }
         for _ in &derived[..split] {
             t = self.types.pointer(t);
         }
