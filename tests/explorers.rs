@@ -197,3 +197,27 @@ fn input_dependent_index_is_unknown() {
         "{v:?}"
     );
 }
+
+/// The verdict of the schedule explorer on a C source.
+fn source_verdict(src: &str) -> Verdict {
+    let prog = frontend::load_source(src, DataModel::Lp64).expect("program lowers");
+    verdict(&prog, yogar::explore::Explorer::Dpor)
+}
+
+/// A byte store into an input-dependent `long` keeps the other seven bytes input-dependent:
+/// the shadow must not drop them (the first run, with the input 0, would see a constant and
+/// record no decision, and the search would answer TRUE).
+#[test]
+fn input_dependent_bytes_survive_a_partial_overwrite() {
+    let v = source_verdict(
+        "#include <assert.h>
+         extern long __VERIFIER_nondet_long(void);
+         int main(void) {
+           long x = __VERIFIER_nondet_long();
+           *(char *)&x = 0;
+           assert(x != 256);
+           return 0;
+         }",
+    );
+    assert!(!matches!(v, Verdict::True { .. }), "{v:?}");
+}

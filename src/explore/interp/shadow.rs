@@ -12,6 +12,7 @@
 //! `unsupported` trap (see `memory`, `exec`, `eval`, `threads`). Pointers never carry a term.
 
 use super::eval::norm;
+use super::memory::overlapping;
 use super::{trap, Machine, NondetRequest, ObjId, Scalar, Value, R};
 use crate::explore::concolic::term::{BvOp, CmpOp, InputKey, SymId};
 use crate::explore::concolic::Handle;
@@ -86,15 +87,39 @@ impl<'p> Machine<'p> {
         if obj.syms.is_empty() {
             return Ok(None);
         }
-        let start = off.saturating_sub(8);
-        let mut found = obj
-            .syms
-            .range(start..off.saturating_add(n))
-            .filter(|(k, (_, sz))| **k + *sz as u64 > off);
+        let mut found = overlapping(&obj.syms, off, n);
         match (found.next(), found.next()) {
             (None, _) => Ok(None),
-            (Some((k, (s, sz))), None) if *k == off && *sz as u64 == n => Ok(Some(*s)),
+            (Some((k, (s, sz))), None) if k == off && sz as u64 == n => Ok(Some(s)),
             _ => trap("unsupported: input-dependent value read in parts"),
+        }
+    }
+
+    /// Drops the shadows under a write of the `n` bytes at (o, off). The bytes of a shadow
+    /// that the write leaves still depend on the inputs: the part below the write and the
+    /// part above it each keep the shadow of their own bytes (else a later read of the whole
+    /// would see constant bytes and the search would miss the inputs they come from).
+    pub(super) fn clear_shadow(&mut self, o: ObjId, off: u64, n: u64) {
+        let hit: Vec<_> = overlapping(&self.obj(o).syms, off, n).collect();
+        let Some(h) = self.conc.clone().filter(|_| !hit.is_empty()) else {
+            return;
+        };
+        let mut k = h.borrow_mut();
+        let end = off + n;
+        let syms = &mut self.obj_mut(o).syms;
+        for (at, (s, sz)) in hit {
+            syms.remove(&at);
+            if at < off {
+                let low = k.terms.trunc(((off - at) * 8) as u32, s);
+                syms.insert(at, (low, (off - at) as u8));
+            }
+            let top = at + sz as u64;
+            if top > end {
+                let by = k.terms.constant(sz as u32 * 8, (end - at) * 8);
+                let high = k.terms.bin(BvOp::LShr, s, by);
+                let high = k.terms.trunc(((top - end) * 8) as u32, high);
+                syms.insert(end, (high, (top - end) as u8));
+            }
         }
     }
 
