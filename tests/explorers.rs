@@ -221,3 +221,19 @@ fn input_dependent_bytes_survive_a_partial_overwrite() {
     );
     assert!(!matches!(v, Verdict::True { .. }), "{v:?}");
 }
+
+/// `free` of an input-dependent integer: NULL for the input 0, not a pointer otherwise. The
+/// test of the null case is a decision, or the non-null inputs are never tried.
+#[test]
+fn free_of_an_input_dependent_value_is_a_decision() {
+    let v = source_verdict(
+        "#include <stdlib.h>
+         extern long __VERIFIER_nondet_long(void);
+         int main(void) {
+           long x = __VERIFIER_nondet_long();
+           free((void *)x);
+           return 0;
+         }",
+    );
+    assert!(!matches!(v, Verdict::True { .. }), "{v:?}");
+}
