@@ -313,7 +313,7 @@ impl<'p> Machine<'p> {
                     s.prov.map(|p| (0, p, size as u8)).into_iter().collect();
                 self.write_bytes(o, off, &bytes, &provs)?;
                 if let Some(t) = s.sym {
-                    self.set_shadow(o, off, size, t, false);
+                    self.set_shadow(o, off, size, t);
                 }
                 Ok(())
             }
