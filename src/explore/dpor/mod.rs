@@ -88,22 +88,13 @@ fn blocked_lock_races(stack: &mut [Node], events: &[Event], m: &Machine) -> u64 
             continue;
         };
         let pending = Step {
-            thread: q,
-            loc: m.position(q).map(|(_, l)| l).unwrap_or_default(),
             accesses: vec![Access {
                 target: super::interp::Target::Mutex(key.0, key.1),
                 write: true,
                 value: 0,
             }],
-            values: Vec::new(),
             acquire: Some((key, true)),
-            release: None,
-            created: Vec::new(),
-            items: Vec::new(),
-            inputs: Vec::new(),
-            choices: Vec::new(),
-            end: None,
-            atomic: false,
+            ..Step::at(m, q)
         };
         let n = hb::event(events, pending);
         for i in hb::races(events, &n) {
