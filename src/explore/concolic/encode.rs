@@ -55,10 +55,7 @@ impl Circuits {
                 // (its thread's i-th input comes from another read in another schedule), and
                 // each term of it is the low bits of the one value the run gives it.
                 Term::Input { key, width } => {
-                    let v = self
-                        .inputs
-                        .entry(*key)
-                        .or_insert_with(|| enc.bv_fresh(64));
+                    let v = self.inputs.entry(*key).or_insert_with(|| enc.bv_fresh(64));
                     enc.bv_truncate(v, *width)
                 }
                 Term::Const { width, value } => enc.bv_const(*width, *value),

@@ -263,9 +263,7 @@ impl<'p> Machine<'p> {
         match op {
             // Division by zero and signed MIN / -1 trap on the machine: the thread stops
             // there, as in symbolic execution.
-            SDiv | SRem | UDiv | URem if division_traps(op, x, y, obits) => {
-                Err(Stop::ThreadStops)
-            }
+            SDiv | SRem | UDiv | URem if division_traps(op, x, y, obits) => Err(Stop::ThreadStops),
             Add => res(x.wrapping_add(y)),
             Sub => res(x.wrapping_sub(y)),
             Mul => res(x.wrapping_mul(y)),

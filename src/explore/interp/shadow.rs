@@ -325,7 +325,11 @@ impl<'p> Machine<'p> {
                 } else {
                     (x, y)
                 };
-                let c = if swap { t.cmp(cop, y, x) } else { t.cmp(cop, x, y) };
+                let c = if swap {
+                    t.cmp(cop, y, x)
+                } else {
+                    t.cmp(cop, x, y)
+                };
                 let c = if op == Ne { t.not(c) } else { c };
                 t.ext(false, 64, c)
             }
