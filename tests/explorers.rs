@@ -40,6 +40,12 @@ fn dpor_all(prog: &Program, constrained: bool) -> dpor::Report {
     )
 }
 
+/// The schedule explorers (both run over the nondet inputs concolically).
+const SCHEDULE_EXPLORERS: [yogar::explore::Explorer; 2] = [
+    yogar::explore::Explorer::Dpor,
+    yogar::explore::Explorer::Cdpor,
+];
+
 fn verdict(prog: &Program, e: yogar::explore::Explorer) -> Verdict {
     yogar::explore::verify(prog, &EngineOptions::with_unwind(2), e, None).verdict
 }
@@ -131,10 +137,7 @@ fn concolic_all(prog: &Program, constrained: bool) -> dpor::Report {
 #[test]
 fn e1_is_unsafe_and_covers_exactly_the_4_reachable_paths() {
     let prog = load("paper_e1_mpc_example.c");
-    for e in [
-        yogar::explore::Explorer::Dpor,
-        yogar::explore::Explorer::Cdpor,
-    ] {
+    for e in SCHEDULE_EXPLORERS {
         let v = verdict(&prog, e);
         assert!(matches!(v, Verdict::False { .. }), "{e:?}: {v:?}");
     }
@@ -156,10 +159,7 @@ fn e1_is_unsafe_and_covers_exactly_the_4_reachable_paths() {
 #[test]
 fn e2_is_unsafe() {
     let prog = load("paper_e2_mpc_vs_mcm.c");
-    for e in [
-        yogar::explore::Explorer::Dpor,
-        yogar::explore::Explorer::Cdpor,
-    ] {
+    for e in SCHEDULE_EXPLORERS {
         let v = verdict(&prog, e);
         assert!(matches!(v, Verdict::False { .. }), "{e:?}: {v:?}");
     }
@@ -174,10 +174,7 @@ fn e2_is_unsafe() {
 fn symbolic_inputs_through_arithmetic_and_shared_memory() {
     let f = load("mpc_input_arith_false.c");
     let t = load("mpc_input_arith_true.c");
-    for e in [
-        yogar::explore::Explorer::Dpor,
-        yogar::explore::Explorer::Cdpor,
-    ] {
+    for e in SCHEDULE_EXPLORERS {
         let v = verdict(&f, e);
         assert!(matches!(v, Verdict::False { .. }), "{e:?}: {v:?}");
         let v = verdict(&t, e);
