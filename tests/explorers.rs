@@ -40,6 +40,12 @@ fn dpor_all(prog: &Program, constrained: bool) -> dpor::Report {
     )
 }
 
+/// The schedule explorers (both run over the nondet inputs concolically).
+const SCHEDULE_EXPLORERS: [yogar::explore::Explorer; 2] = [
+    yogar::explore::Explorer::Dpor,
+    yogar::explore::Explorer::Cdpor,
+];
+
 fn verdict(prog: &Program, e: yogar::explore::Explorer) -> Verdict {
     yogar::explore::verify(prog, &EngineOptions::with_unwind(2), e, None).verdict
 }
@@ -131,10 +137,7 @@ fn concolic_all(prog: &Program, constrained: bool) -> dpor::Report {
 #[test]
 fn e1_is_unsafe_and_covers_exactly_the_4_reachable_paths() {
     let prog = load("paper_e1_mpc_example.c");
-    for e in [
-        yogar::explore::Explorer::Dpor,
-        yogar::explore::Explorer::Cdpor,
-    ] {
+    for e in SCHEDULE_EXPLORERS {
         let v = verdict(&prog, e);
         assert!(matches!(v, Verdict::False { .. }), "{e:?}: {v:?}");
     }
@@ -156,10 +159,7 @@ fn e1_is_unsafe_and_covers_exactly_the_4_reachable_paths() {
 #[test]
 fn e2_is_unsafe() {
     let prog = load("paper_e2_mpc_vs_mcm.c");
-    for e in [
-        yogar::explore::Explorer::Dpor,
-        yogar::explore::Explorer::Cdpor,
-    ] {
+    for e in SCHEDULE_EXPLORERS {
         let v = verdict(&prog, e);
         assert!(matches!(v, Verdict::False { .. }), "{e:?}: {v:?}");
     }
@@ -174,10 +174,7 @@ fn e2_is_unsafe() {
 fn symbolic_inputs_through_arithmetic_and_shared_memory() {
     let f = load("mpc_input_arith_false.c");
     let t = load("mpc_input_arith_true.c");
-    for e in [
-        yogar::explore::Explorer::Dpor,
-        yogar::explore::Explorer::Cdpor,
-    ] {
+    for e in SCHEDULE_EXPLORERS {
         let v = verdict(&f, e);
         assert!(matches!(v, Verdict::False { .. }), "{e:?}: {v:?}");
         let v = verdict(&t, e);
@@ -196,4 +193,62 @@ fn input_dependent_index_is_unknown() {
         matches!(&v, Verdict::Unknown(why) if format!("{why:?}").contains("input-dependent")),
         "{v:?}"
     );
+}
+
+/// The verdict of the schedule explorer on a C source.
+fn source_verdict(src: &str) -> Verdict {
+    let prog = frontend::load_source(src, DataModel::Lp64).expect("program lowers");
+    verdict(&prog, yogar::explore::Explorer::Dpor)
+}
+
+/// A byte store into an input-dependent `long` keeps the other seven bytes input-dependent:
+/// the shadow must not drop them (the first run, with the input 0, would see a constant and
+/// record no decision, and the search would answer TRUE).
+#[test]
+fn input_dependent_bytes_survive_a_partial_overwrite() {
+    let v = source_verdict(
+        "#include <assert.h>
+         extern long __VERIFIER_nondet_long(void);
+         int main(void) {
+           long x = __VERIFIER_nondet_long();
+           *(char *)&x = 0;
+           assert(x != 256);
+           return 0;
+         }",
+    );
+    assert!(!matches!(v, Verdict::True { .. }), "{v:?}");
+}
+
+/// `free` of an input-dependent integer: NULL for the input 0, not a pointer otherwise. The
+/// test of the null case is a decision, or the non-null inputs are never tried.
+#[test]
+fn free_of_an_input_dependent_value_is_a_decision() {
+    let v = source_verdict(
+        "#include <stdlib.h>
+         extern long __VERIFIER_nondet_long(void);
+         int main(void) {
+           long x = __VERIFIER_nondet_long();
+           free((void *)x);
+           return 0;
+         }",
+    );
+    assert!(!matches!(v, Verdict::True { .. }), "{v:?}");
+}
+
+/// The part of an input-dependent `long` a store leaves keeps its own shadow: its exact read
+/// is an input-dependent value, so the search solves for the input that fails.
+#[test]
+fn the_part_a_store_leaves_is_still_an_input() {
+    let v = source_verdict(
+        "#include <assert.h>
+         extern long __VERIFIER_nondet_long(void);
+         int main(void) {
+           long x = __VERIFIER_nondet_long();
+           int *p = (int *)&x;
+           p[0] = 0;
+           assert(p[1] != 7);
+           return 0;
+         }",
+    );
+    assert!(matches!(v, Verdict::False { .. }), "{v:?}");
 }

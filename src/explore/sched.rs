@@ -57,6 +57,24 @@ pub struct Step {
 }
 
 impl Step {
+    /// The step thread `t` of `m` is about to take, before it does anything.
+    pub fn at(m: &Machine, t: usize) -> Step {
+        Step {
+            thread: t,
+            loc: m.position(t).map(|(_, l)| l).unwrap_or_default(),
+            accesses: Vec::new(),
+            values: Vec::new(),
+            acquire: None,
+            release: None,
+            created: Vec::new(),
+            items: Vec::new(),
+            inputs: Vec::new(),
+            choices: Vec::new(),
+            end: None,
+            atomic: false,
+        }
+    }
+
     /// Whether the two steps conflict (some access of one conflicts with one of the other).
     pub fn conflicts(&self, o: &Step) -> bool {
         conflict(&self.accesses, &o.accesses)
@@ -79,20 +97,7 @@ pub struct Unenumerable(pub Loc);
 /// then 0 (each recorded as a [`Choice`]); an input with more than [`MAX_DOMAIN`] values is
 /// an error.
 pub fn run_step(m: &mut Machine, t: usize, forced: &[u64]) -> Result<Step, Unenumerable> {
-    let mut step = Step {
-        thread: t,
-        loc: m.position(t).map(|(_, l)| l).unwrap_or_default(),
-        accesses: Vec::new(),
-        values: Vec::new(),
-        acquire: None,
-        release: None,
-        created: Vec::new(),
-        items: Vec::new(),
-        inputs: Vec::new(),
-        choices: Vec::new(),
-        end: None,
-        atomic: false,
-    };
+    let mut step = Step::at(m, t);
     let mut bad: Option<Loc> = None;
     loop {
         let kind = m.next_kind(t);

@@ -51,10 +51,12 @@ impl Circuits {
             stack.pop();
             let arg = |i: usize| self.done[&args[i]].clone();
             let v = match terms.get(x) {
+                // One 64-bit vector per input: the same input can be read at several widths
+                // (its thread's i-th input comes from another read in another schedule), and
+                // each term of it is the low bits of the one value the run gives it.
                 Term::Input { key, width } => {
-                    let v = enc.bv_fresh(*width);
-                    self.inputs.insert(*key, v.clone());
-                    v
+                    let v = self.inputs.entry(*key).or_insert_with(|| enc.bv_fresh(64));
+                    enc.bv_truncate(v, *width)
                 }
                 Term::Const { width, value } => enc.bv_const(*width, *value),
                 Term::Trunc { width, .. } => enc.bv_truncate(&arg(0), *width),
@@ -107,6 +109,31 @@ mod tests {
     use crate::explore::concolic::term::{eval_bin, eval_cmp};
     use solver_glue::{make_solver, SolveResult};
 
+    /// An input read at two widths is one value: its narrow term is the low bits of its wide
+    /// one (two independent vectors would let the solver pick inputs no run can have).
+    #[test]
+    fn an_input_read_at_two_widths_is_one_value() {
+        let mut terms = Terms::default();
+        let k = InputKey {
+            thread: 1,
+            index: 0,
+        };
+        let narrow = terms.input(k, 8);
+        let wide = terms.input(k, 32);
+        let low = terms.trunc(8, wide);
+        let five = terms.constant(8, 5);
+        let seven = terms.constant(8, 7);
+        let a = terms.cmp(CmpOp::Eq, narrow, five);
+        let b = terms.cmp(CmpOp::Eq, low, seven);
+        let mut solver = make_solver("batsat").unwrap();
+        let mut enc = Encoder::new(&mut *solver);
+        let mut c = Circuits::default();
+        let (la, lb) = (c.lit(&terms, &mut enc, a), c.lit(&terms, &mut enc, b));
+        assert_eq!(enc.solver().solve(&[la, lb]), SolveResult::Unsat);
+        assert_eq!(enc.solver().solve(&[la]), SolveResult::Sat);
+        assert_eq!(enc.bv_value_u64(&c.inputs[&k]) & 0xff, 5);
+    }
+
     /// The circuit of every operation agrees with the concrete evaluation, on a few values
     /// including the edge cases (zero divisors, MIN / -1, over-wide shifts).
     #[test]
@@ -151,8 +178,9 @@ mod tests {
                     .chain(&cs)
                     .map(|&s| c.vector(&terms, &mut enc, s))
                     .collect();
-                let va = c.inputs[&ka].clone();
-                let vb = c.inputs[&kb].clone();
+                // The inputs' vectors are 64 bits wide; the terms read their low 8.
+                let va = enc.bv_truncate(&c.inputs[&ka], 8);
+                let vb = enc.bv_truncate(&c.inputs[&kb], 8);
                 let ca = enc.bv_const(8, x);
                 let cb = enc.bv_const(8, y);
                 let ea = enc.bv_eq(&va, &ca);

@@ -42,6 +42,10 @@ pub struct Concolic {
     /// The decisions of this run, each condition once, in the order they were first made.
     pub log: Vec<Decision>,
     seen: HashSet<SymId>,
+    /// A decision disagreed with its term in this run. Recorded here as well as trapped: a
+    /// machine that only probes (an enabledness test, a commutation check on a copy) drops
+    /// its trap, and a wrong shadow must still void the verdict.
+    pub mismatch: bool,
 }
 
 /// The handle the machines keep (clones of a machine share it).
@@ -54,6 +58,7 @@ impl Concolic {
         self.memo.clear();
         self.log.clear();
         self.seen.clear();
+        self.mismatch = false;
     }
 
     pub fn values(&self) -> &HashMap<InputKey, u64> {
@@ -77,11 +82,37 @@ impl Concolic {
     /// the run met before is not recorded again (its value is the same: one term, one input).
     pub fn decide(&mut self, cond: SymId, taken: bool) -> Result<(), Mismatch> {
         if (self.value(cond) != 0) != taken {
+            self.mismatch = true;
             return Err(Mismatch);
         }
         if !self.terms.is_const(cond) && self.seen.insert(cond) {
             self.log.push(Decision { cond, taken });
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A decision against its term's value is refused and leaves a mark the search reads
+    /// after the exploration (a probing machine may drop the trap); a new run clears it.
+    #[test]
+    fn a_mismatch_is_remembered_for_the_run() {
+        let mut k = Concolic::default();
+        let key = InputKey {
+            thread: 0,
+            index: 0,
+        };
+        k.start_run(HashMap::from([(key, 3)]));
+        let (_, x) = k.input(key, 8);
+        let c = k.terms.nonzero(x);
+        assert!(k.decide(c, true).is_ok());
+        assert!(!k.mismatch);
+        assert!(k.decide(c, false).is_err());
+        assert!(k.mismatch);
+        k.start_run(HashMap::new());
+        assert!(!k.mismatch);
     }
 }

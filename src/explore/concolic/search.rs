@@ -113,6 +113,12 @@ pub fn explore(prog: &Program, opts: &dpor::Options) -> Report {
                 break;
             }
         }
+        if h.borrow().mismatch {
+            total.give_up(UnknownReason::unsupported(
+                "the symbolic shadow disagreed with a run (internal error)",
+            ));
+            break;
+        }
         if log.len() < job.expect.len() || log[..job.expect.len()] != job.expect[..] {
             total.give_up(UnknownReason::unsupported(
                 "an input class did not follow the decisions it was solved for (internal error)",

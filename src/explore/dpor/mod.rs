@@ -88,22 +88,13 @@ fn blocked_lock_races(stack: &mut [Node], events: &[Event], m: &Machine) -> u64 
             continue;
         };
         let pending = Step {
-            thread: q,
-            loc: m.position(q).map(|(_, l)| l).unwrap_or_default(),
             accesses: vec![Access {
                 target: super::interp::Target::Mutex(key.0, key.1),
                 write: true,
                 value: 0,
             }],
-            values: Vec::new(),
             acquire: Some((key, true)),
-            release: None,
-            created: Vec::new(),
-            items: Vec::new(),
-            inputs: Vec::new(),
-            choices: Vec::new(),
-            end: None,
-            atomic: false,
+            ..Step::at(m, q)
         };
         let n = hb::event(events, pending);
         for i in hb::races(events, &n) {
@@ -231,25 +222,10 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
             node.backtrack.push(q);
             f.stats.races += 1;
         }
-        if let Some(end) = &n.step.end {
+        if n.step.end.is_some() {
             f.stats.executions += 1;
             f.paths.insert(m.path_id());
-            if !matches!(end, RunEnd::Violation { .. }) {
-                events.push(n);
-                f.stats.races += blocked_lock_races(&mut stack, &events, &m);
-                let n = events.pop().expect("pushed");
-                if opts.keep_runs {
-                    let mut run: Vec<Step> = events.iter().map(|e| e.step.clone()).collect();
-                    run.push(n.step.clone());
-                    runs.push(run);
-                }
-                let end = n.step.end.as_ref().expect("an end");
-                if f.run_end(&m, end, n.step.loc) && !opts.all {
-                    break 'search;
-                }
-                continue;
-            }
-            if let RunEnd::Violation { thread, loc } = end {
+            let n = if let Some(RunEnd::Violation { thread, loc }) = &n.step.end {
                 if f.violation.is_none() {
                     let steps: Vec<&Step> = events
                         .iter()
@@ -258,14 +234,21 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
                         .collect();
                     f.violation = Some(super::trace::build(&m, &steps, *thread, *loc));
                 }
-            }
-            if f.run_end(&m, end, n.step.loc) && !opts.all {
-                break 'search;
-            }
-            if opts.keep_runs {
+                n
+            } else {
+                events.push(n);
+                f.stats.races += blocked_lock_races(&mut stack, &events, &m);
+                events.pop().expect("pushed")
+            };
+            let end = n.step.end.as_ref().expect("an end");
+            let stop = f.run_end(&m, end, n.step.loc) && !opts.all;
+            if opts.keep_runs && !stop {
                 let mut run: Vec<Step> = events.iter().map(|e| e.step.clone()).collect();
                 run.push(n.step.clone());
                 runs.push(run);
+            }
+            if stop {
+                break 'search;
             }
             continue;
         }

@@ -60,6 +60,21 @@ pub(crate) fn norm(v: u64, bits: u32, signed: bool) -> u64 {
     }
 }
 
+/// Whether a division (`op` one of the four) of `x` by `y` on `obits`-bit operands traps:
+/// a zero divisor, or signed MIN / -1. The shadow records this same test as a decision.
+pub(super) fn division_traps(op: BinOp, x: u64, y: u64, obits: u32) -> bool {
+    let mask = |v: u64| norm(v, obits, false);
+    mask(y) == 0
+        || (matches!(op, BinOp::SDiv | BinOp::SRem)
+            && mask(x) == 1u64 << (obits - 1)
+            && mask(y) == mask(u64::MAX))
+}
+
+/// Whether a shift by `n` of an `obits`-bit operand traps (a negative count is a huge one).
+pub(super) fn shift_traps(n: u64, obits: u32) -> bool {
+    n >= obits as u64
+}
+
 impl<'p> Machine<'p> {
     pub(super) fn eval_scalar(&self, cx: &mut Cx, e: &Expr) -> R<Scalar> {
         match self.eval(cx, e)? {
@@ -239,19 +254,16 @@ impl<'p> Machine<'p> {
         let (sx, sy) = (x as i64, y as i64);
         // The right operand of a shift keeps its own (promoted) type.
         let shift = |n: u64| -> R<u32> {
-            if (n as i64) < 0 || n >= obits as u64 {
+            if shift_traps(n, obits) {
                 trap("shift by the width of the operand or more")
             } else {
                 Ok(n as u32)
             }
         };
-        // Division by zero and signed MIN / -1 trap on the machine: the thread stops there,
-        // as in symbolic execution.
-        let min = 1u64 << (obits - 1);
-        let signed_overflow =
-            matches!(op, SDiv | SRem) && norm(x, obits, false) == min && mask(y) == mask(u64::MAX);
         match op {
-            SDiv | SRem | UDiv | URem if mask(y) == 0 || signed_overflow => Err(Stop::ThreadStops),
+            // Division by zero and signed MIN / -1 trap on the machine: the thread stops
+            // there, as in symbolic execution.
+            SDiv | SRem | UDiv | URem if division_traps(op, x, y, obits) => Err(Stop::ThreadStops),
             Add => res(x.wrapping_add(y)),
             Sub => res(x.wrapping_sub(y)),
             Mul => res(x.wrapping_mul(y)),

@@ -162,7 +162,8 @@ impl<'p> Machine<'p> {
             }
             InstrKind::Free(p) => {
                 let s = self.eval_scalar(cx, p)?;
-                if s.prov.is_some() || s.bits != 0 {
+                // free(NULL) does nothing; the test is a decision when the value has a term.
+                if self.decide(s)? {
                     let (o, off) = self.deref(s)?;
                     if off != 0 || !self.obj(o).alive {
                         return trap("free of a pointer that is not a live allocation");

@@ -11,6 +11,19 @@ use super::{trap, Access, Machine, ObjId, Prov, Provs, Scalar, Target, Value, R}
 use crate::explore::concolic::term::SymId;
 use crate::ir::{Place, PlaceBase, Proj, TypeId, VarId};
 
+/// The entries of `m` (offset → (what, its size in bytes ≤ 8)) that overlap the `n` bytes at
+/// `off`: the per-byte-range maps of an object (pointers, shadows) keep entries of at most 8
+/// bytes, so only the entries from `off - 8` on can reach `off`.
+pub(super) fn overlapping<T: Copy>(
+    m: &BTreeMap<u64, (T, u8)>,
+    off: u64,
+    n: u64,
+) -> impl Iterator<Item = (u64, (T, u8))> + '_ {
+    m.range(off.saturating_sub(8)..off.saturating_add(n))
+        .filter(move |(k, (_, sz))| **k + *sz as u64 > off)
+        .map(|(k, v)| (*k, *v))
+}
+
 /// Largest object (bytes) a run may allocate or touch at once.
 pub(super) const MAX_OBJECT: u64 = 1 << 24;
 
@@ -238,28 +251,14 @@ impl<'p> Machine<'p> {
         obj.bytes[off as usize..(off + n) as usize].copy_from_slice(bytes);
         obj.define(off, n);
         // Pointers overlapping the written range lose their provenance.
-        let start = off.saturating_sub(8);
-        let stale: Vec<u64> = obj
-            .provs
-            .range(start..off + n)
-            .filter(|(k, (_, sz))| **k + *sz as u64 > off)
-            .map(|(k, _)| *k)
-            .collect();
+        let stale: Vec<u64> = overlapping(&obj.provs, off, n).map(|(k, _)| k).collect();
         for k in stale {
             obj.provs.remove(&k);
-        }
-        let stale: Vec<u64> = obj
-            .syms
-            .range(start..off + n)
-            .filter(|(k, (_, sz))| **k + *sz as u64 > off)
-            .map(|(k, _)| *k)
-            .collect();
-        for k in stale {
-            obj.syms.remove(&k);
         }
         for (k, p, sz) in provs {
             obj.provs.insert(off + k, (*p, *sz));
         }
+        self.clear_shadow(o, off, n);
         Ok(())
     }
 
@@ -314,7 +313,7 @@ impl<'p> Machine<'p> {
                     s.prov.map(|p| (0, p, size as u8)).into_iter().collect();
                 self.write_bytes(o, off, &bytes, &provs)?;
                 if let Some(t) = s.sym {
-                    self.set_shadow(o, off, size, t, false);
+                    self.set_shadow(o, off, size, t);
                 }
                 Ok(())
             }

@@ -737,7 +737,7 @@ impl<'p> Machine<'p> {
         self.obj_mut(o).private = private;
         r?;
         if let Some(s) = sym {
-            self.set_shadow(o, off, size, s, false);
+            self.set_shadow(o, off, size, s);
         }
         Ok(())
     }

@@ -11,9 +11,12 @@
 //! computed from inputs, symbolic bytes read in parts or in aggregates — ends the run with an
 //! `unsupported` trap (see `memory`, `exec`, `eval`, `threads`). Pointers never carry a term.
 
-use super::eval::norm;
+use super::eval::{division_traps, shift_traps};
+use super::memory::overlapping;
 use super::{trap, Machine, NondetRequest, ObjId, Scalar, Value, R};
-use crate::explore::concolic::term::{BvOp, CmpOp, InputKey, SymId};
+use std::cell::RefMut;
+
+use crate::explore::concolic::term::{BvOp, CmpOp, InputKey, SymId, Terms};
 use crate::explore::concolic::Handle;
 use crate::ir::{BinOp, TypeId, UnOp};
 
@@ -63,19 +66,25 @@ impl<'p> Machine<'p> {
 
     /// The 64-bit term of an input term of the value's width, extended as the value is.
     pub(super) fn extend(&self, s: SymId, signed: bool) -> SymId {
+        self.terms().ext(signed, 64, s)
+    }
+
+    /// The term arena of the run (a value has a term in a concolic run only).
+    fn terms(&self) -> RefMut<'_, Terms> {
         let h = self
             .conc
             .as_ref()
             .expect("terms exist in concolic runs only");
-        h.borrow_mut().terms.ext(signed, 64, s)
+        RefMut::map(h.borrow_mut(), |k| &mut k.terms)
     }
 
-    /// Records the shadow of the `size` bytes at (o, off): the low bytes of `s`.
-    pub(super) fn set_shadow(&mut self, o: ObjId, off: u64, size: u64, s: SymId, signed: bool) {
+    /// Records the shadow of the `size` bytes at (o, off): the low bytes of `s` (zero-extended
+    /// when `s` is narrower).
+    pub(super) fn set_shadow(&mut self, o: ObjId, off: u64, size: u64, s: SymId) {
         let Some(h) = self.conc.clone() else {
             return;
         };
-        let t = h.borrow_mut().terms.ext(signed, (size * 8) as u32, s);
+        let t = h.borrow_mut().terms.ext(false, (size * 8) as u32, s);
         self.obj_mut(o).syms.insert(off, (t, size as u8));
     }
 
@@ -86,27 +95,45 @@ impl<'p> Machine<'p> {
         if obj.syms.is_empty() {
             return Ok(None);
         }
-        let start = off.saturating_sub(8);
-        let mut found = obj
-            .syms
-            .range(start..off.saturating_add(n))
-            .filter(|(k, (_, sz))| **k + *sz as u64 > off);
+        let mut found = overlapping(&obj.syms, off, n);
         match (found.next(), found.next()) {
             (None, _) => Ok(None),
-            (Some((k, (s, sz))), None) if *k == off && *sz as u64 == n => Ok(Some(*s)),
+            (Some((k, (s, sz))), None) if k == off && sz as u64 == n => Ok(Some(s)),
             _ => trap("unsupported: input-dependent value read in parts"),
+        }
+    }
+
+    /// Drops the shadows under a write of the `n` bytes at (o, off). The bytes of a shadow
+    /// that the write leaves still depend on the inputs: the part below the write and the
+    /// part above it each keep the shadow of their own bytes (else a later read of the whole
+    /// would see constant bytes and the search would miss the inputs they come from).
+    pub(super) fn clear_shadow(&mut self, o: ObjId, off: u64, n: u64) {
+        let hit: Vec<_> = overlapping(&self.obj(o).syms, off, n).collect();
+        let Some(h) = self.conc.clone().filter(|_| !hit.is_empty()) else {
+            return;
+        };
+        let mut k = h.borrow_mut();
+        let end = off + n;
+        let syms = &mut self.obj_mut(o).syms;
+        for (at, (s, sz)) in hit {
+            syms.remove(&at);
+            if at < off {
+                let low = k.terms.trunc(((off - at) * 8) as u32, s);
+                syms.insert(at, (low, (off - at) as u8));
+            }
+            let top = at + sz as u64;
+            if top > end {
+                let by = k.terms.constant(sz as u32 * 8, (end - at) * 8);
+                let high = k.terms.bin(BvOp::LShr, s, by);
+                let high = k.terms.trunc(((top - end) * 8) as u32, high);
+                syms.insert(end, (high, (top - end) as u8));
+            }
         }
     }
 
     /// The 64-bit term of a scalar of `bits` bits loaded from bytes with term `s`.
     pub(super) fn loaded(&self, s: SymId, bits: u32, signed: bool) -> SymId {
-        let h = self
-            .conc
-            .as_ref()
-            .expect("terms exist in concolic runs only");
-        let mut k = h.borrow_mut();
-        let x = k.terms.ext(false, 64, s);
-        drop(k);
+        let x = self.terms().ext(false, 64, s);
         self.sym_norm(x, bits, signed)
     }
 
@@ -115,13 +142,9 @@ impl<'p> Machine<'p> {
         if bits >= 64 || bits == 0 {
             return s;
         }
-        let h = self
-            .conc
-            .as_ref()
-            .expect("terms exist in concolic runs only");
-        let mut k = h.borrow_mut();
-        let t = k.terms.trunc(bits, s);
-        k.terms.ext(signed, 64, t)
+        let mut k = self.terms();
+        let t = k.trunc(bits, s);
+        k.ext(signed, 64, t)
     }
 
     pub(super) fn with_sym(&self, v: Value, sym: Option<SymId>) -> Value {
@@ -133,39 +156,24 @@ impl<'p> Machine<'p> {
 
     /// The 64-bit term of a scalar without a pointer: its term, or its constant bits.
     fn term(&self, s: Scalar) -> SymId {
-        let h = self
-            .conc
-            .as_ref()
-            .expect("terms exist in concolic runs only");
-        let mut k = h.borrow_mut();
         match s.sym {
             Some(t) => t,
-            None => k.terms.constant(64, s.bits),
+            None => self.terms().constant(64, s.bits),
         }
     }
 
     /// The one-bit term of C's truth of `s` (a pointer is true).
     fn truth(&self, s: Scalar) -> SymId {
-        let x = self.term(s);
-        let h = self
-            .conc
-            .as_ref()
-            .expect("terms exist in concolic runs only");
-        let mut k = h.borrow_mut();
         if s.prov.is_some() {
-            return k.terms.constant(1, 1);
+            return self.terms().constant(1, 1);
         }
-        k.terms.nonzero(x)
+        let x = self.term(s);
+        self.terms().nonzero(x)
     }
 
     /// The 0/1 64-bit term of a truth.
     fn bool64(&self, b: SymId) -> SymId {
-        let h = self
-            .conc
-            .as_ref()
-            .expect("terms exist in concolic runs only");
-        let mut k = h.borrow_mut();
-        k.terms.ext(false, 64, b)
+        self.terms().ext(false, 64, b)
     }
 
     /// The term of `(_Bool) s`.
@@ -192,10 +200,7 @@ impl<'p> Machine<'p> {
             .as_ref()
             .expect("terms exist in concolic runs only");
         let r = h.borrow_mut().decide(cond, taken);
-        match r {
-            Ok(()) => Ok(()),
-            Err(_) => trap("the symbolic shadow disagrees with the run (internal error)"),
-        }
+        r.or_else(|_| trap("the symbolic shadow disagrees with the run (internal error)"))
     }
 
     pub(super) fn sym_unary(&self, op: UnOp, a: Scalar, bits: u32, signed: bool) -> Option<SymId> {
@@ -207,20 +212,15 @@ impl<'p> Machine<'p> {
         let r = match op {
             UnOp::LogNot => {
                 let b = self.truth(a);
-                let h = self.conc.as_ref()?;
-                let n = h.borrow_mut().terms.not(b);
+                let n = self.terms().not(b);
                 return Some(self.bool64(n));
             }
             UnOp::Neg => {
-                let h = self.conc.as_ref()?;
-                let mut k = h.borrow_mut();
-                let z = k.terms.constant(64, 0);
-                k.terms.bin(BvOp::Sub, z, x)
+                let mut k = self.terms();
+                let z = k.constant(64, 0);
+                k.bin(BvOp::Sub, z, x)
             }
-            UnOp::BitNot => {
-                let h = self.conc.as_ref()?;
-                h.borrow_mut().terms.not(x)
-            }
+            UnOp::BitNot => self.terms().not(x),
         };
         Some(self.sym_norm(r, bits, signed))
     }
@@ -251,18 +251,14 @@ impl<'p> Machine<'p> {
         let obits = self.prog.types.bits(opty).max(1);
         if matches!(op, LogAnd | LogOr) {
             let (ta, tb) = (self.truth(a), self.truth(b));
-            let h = self.conc.as_ref().expect("concolic");
-            let r =
-                h.borrow_mut()
-                    .terms
-                    .bin(if op == LogAnd { BvOp::And } else { BvOp::Or }, ta, tb);
+            let bop = if op == LogAnd { BvOp::And } else { BvOp::Or };
+            let r = self.terms().bin(bop, ta, tb);
             return Ok(Some(self.bool64(r)));
         }
         let (x, y) = (self.term(a), self.term(b));
-        let h = self.conc.as_ref().expect("concolic");
-        let mut k = h.borrow_mut();
-        let t = &mut k.terms;
-        let low = |t: &mut crate::explore::concolic::term::Terms, s| t.trunc(obits, s);
+        let mut k = self.terms();
+        let t = &mut *k;
+        let low = |t: &mut Terms, s| t.trunc(obits, s);
         // The trap of a division (zero divisor, signed MIN / -1) or an over-wide shift.
         let trap_cond = match op {
             SDiv | SRem | UDiv | URem => {
@@ -278,25 +274,16 @@ impl<'p> Machine<'p> {
                     let ovf = t.bin(BvOp::And, xm, ym);
                     c = t.bin(BvOp::Or, c, ovf);
                 }
-                Some((c, {
-                    let (xv, yv) = (a.bits, b.bits);
-                    let mask = |v: u64| norm(v, obits, false);
-                    let min = 1u64 << (obits - 1);
-                    mask(yv) == 0
-                        || (matches!(op, SDiv | SRem)
-                            && norm(xv, obits, false) == min
-                            && mask(yv) == mask(u64::MAX))
-                }))
+                Some((c, division_traps(op, a.bits, b.bits, obits)))
             }
             Shl | AShr | LShr if b.sym.is_some() => {
                 let w = t.constant(64, obits as u64);
                 let ok = t.cmp(CmpOp::Ult, y, w);
                 let bad = t.not(ok);
-                Some((bad, b.bits >= obits as u64))
+                Some((bad, shift_traps(b.bits, obits)))
             }
             _ => None,
         };
-        let ext1 = |t: &mut crate::explore::concolic::term::Terms, c| t.ext(false, 64, c);
         let r = match op {
             Add | Sub | Mul | BitAnd | BitOr | BitXor => {
                 let bop = match op {
@@ -323,36 +310,28 @@ impl<'p> Machine<'p> {
                 let xz = t.ext(false, 64, xl);
                 t.bin(BvOp::LShr, xz, y)
             }
-            Eq | Ne => {
-                let e = t.cmp(CmpOp::Eq, x, y);
-                let e = if op == Ne { t.not(e) } else { e };
-                ext1(t, e)
-            }
-            SLt => {
-                let c = t.cmp(CmpOp::Slt, x, y);
-                ext1(t, c)
-            }
-            SLe => {
-                let c = t.cmp(CmpOp::Sle, x, y);
-                ext1(t, c)
-            }
-            SGt => {
-                let c = t.cmp(CmpOp::Slt, y, x);
-                ext1(t, c)
-            }
-            SGe => {
-                let c = t.cmp(CmpOp::Sle, y, x);
-                ext1(t, c)
-            }
-            ULt | ULe | UGt | UGe => {
-                let (xl, yl) = (low(t, x), low(t, y));
-                let c = match op {
-                    ULt => t.cmp(CmpOp::Ult, xl, yl),
-                    ULe => t.cmp(CmpOp::Ule, xl, yl),
-                    UGt => t.cmp(CmpOp::Ult, yl, xl),
-                    _ => t.cmp(CmpOp::Ule, yl, xl),
+            Eq | Ne | SLt | SLe | SGt | SGe | ULt | ULe | UGt | UGe => {
+                // `>` and `>=` are `<` and `<=` with the operands swapped.
+                let (cop, swap) = match op {
+                    Eq | Ne => (CmpOp::Eq, false),
+                    SLt | SGt => (CmpOp::Slt, op == SGt),
+                    SLe | SGe => (CmpOp::Sle, op == SGe),
+                    ULt | UGt => (CmpOp::Ult, op == UGt),
+                    _ => (CmpOp::Ule, op == UGe),
                 };
-                ext1(t, c)
+                // The unsigned ones compare the operand type's bits only (as `binary`).
+                let (x, y) = if matches!(cop, CmpOp::Ult | CmpOp::Ule) {
+                    (low(t, x), low(t, y))
+                } else {
+                    (x, y)
+                };
+                let c = if swap {
+                    t.cmp(cop, y, x)
+                } else {
+                    t.cmp(cop, x, y)
+                };
+                let c = if op == Ne { t.not(c) } else { c };
+                t.ext(false, 64, c)
             }
             LogAnd | LogOr => unreachable!("handled above"),
         };
