@@ -4,23 +4,11 @@
 //! through an approximated value, or only through an access beyond a dynamic object's size, is
 //! UNKNOWN with its reason, never FALSE.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
 /// `yogar verify --unwind 2` of a program: (exit code, last stdout line).
 fn verify(name: &str, source: &str) -> (i32, String) {
-    let dir = std::env::temp_dir().join(format!("yogar-approximations-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path: PathBuf = dir.join(format!("{name}.c"));
-    std::fs::write(&path, source).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_yogar"))
-        .args(["verify", "--unwind", "2"])
-        .arg(&path)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let last = stdout.lines().last().unwrap_or("").to_string();
-    (out.status.code().unwrap_or(-1), last)
+    common::verify("approximations", name, source)
 }
 
 #[test]
