@@ -45,6 +45,29 @@ fn scan_of_a_literal_is_exact_both_ways() {
 }
 
 #[test]
+fn scan_of_a_literal_reads_it_as_the_c_library_does() {
+    let src = |input: &str, cond: &str| {
+        format!(
+            "int sscanf(const char *, const char *, ...);\nextern void reach_error(void);\n\
+             int main(void) {{\n  int x = 0;\n  int r = sscanf(\"{input}\", \"%d\", &x);\n  \
+             if ({cond}) reach_error();\n  return 0;\n}}\n"
+        )
+    };
+    // The library stops at the first NUL: the input is empty, the result EOF.
+    assert_eq!(
+        verify("scan_nul", &src("\\0 5", "r == -1")),
+        (10, "FALSE(unreach-call)".into())
+    );
+    // A number too long for any integer is one conversion out of range (its value not fixed
+    // by the standard), never a matching failure that returns 0.
+    for (name, cond) in [("scan_long_zero", "r == 0"), ("scan_long_one", "r == 1")] {
+        let (code, last) = verify(name, &src(&"1".repeat(45), cond));
+        assert_eq!(code, 5, "{last}");
+        assert!(last.contains("out of range of its conversion"), "{last}");
+    }
+}
+
+#[test]
 fn error_decided_by_floating_point_is_unknown() {
     let src = "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n\
         int main(void) {\n  int n = __VERIFIER_nondet_int();\n  double d = n * 0.5;\n  \
