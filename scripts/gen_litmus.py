@@ -9,7 +9,6 @@ import os, sys
 LOCREG = {"x": "r5", "y": "r6", "z": "r7"}
 DST = ["r1", "r3", "r4"]
 SRC_HC = "Herding cats POWER model (Alglave, Maranget, Tautschnig 2014)"
-SRC_PLDI = "Sarkar et al. PLDI 2011 (Understanding POWER), model verdict"
 
 def thread(tid, ops):
     out, loads, last, lab = [], 0, None, 0
@@ -71,113 +70,67 @@ def write(name, threads, cond, expected, source, d):
         f.write(text)
     return (name, expected, source)
 
+A, F = "Allowed", "Forbidden"
+
+# The families: threads whose integer slots take the run's edges in order, and the condition.
+FAMILIES = {
+    "MP": ([["Wx=1", 0, "Wy=1"], ["Ry", 1, "Rx"]], "1:r1=1 /\\ 1:r3=0"),
+    "SB": ([["Wx=1", 0, "Ry"], ["Wy=1", 1, "Rx"]], "0:r1=0 /\\ 1:r1=0"),
+    "LB": ([["Rx", 0, "Wy=1"], ["Ry", 1, "Wx=1"]], "0:r1=1 /\\ 1:r1=1"),
+    "WRC": ([["Wx=1"], ["Rx", 0, "Wy=1"], ["Ry", 1, "Rx"]], "1:r1=1 /\\ 2:r1=1 /\\ 2:r3=0"),
+    "IRIW": ([["Wx=1"], ["Rx", 0, "Ry"], ["Wy=1"], ["Ry", 1, "Rx"]],
+             "1:r1=1 /\\ 1:r3=0 /\\ 3:r1=1 /\\ 3:r3=0"),
+    "2+2W": ([["Wx=2", 0, "Wy=1"], ["Wy=2", 1, "Wx=1"]], "x=2 /\\ y=2"),
+    "R": ([["Wx=1", 0, "Wy=1"], ["Wy=2", 1, "Rx"]], "y=2 /\\ 1:r1=0"),
+    "S": ([["Wx=2", 0, "Wy=1"], ["Ry", 1, "Wx=1"]], "x=2 /\\ 1:r1=1"),
+    "ISA2": ([["Wx=1", 0, "Wy=1"], ["Ry", 1, "Wz=1"], ["Rz", 2, "Rx"]],
+             "1:r1=1 /\\ 2:r1=1 /\\ 2:r3=0"),
+}
+
+# (family, edges, expected outcome under the Herding cats POWER model).
+RUNS = [
+    ("MP", "po po", A), ("MP", "sync sync", F), ("MP", "lwsync lwsync", F),
+    ("MP", "sync addr", F), ("MP", "lwsync addr", F), ("MP", "sync ctrl", A),
+    ("MP", "sync ctrlisync", F), ("MP", "lwsync ctrlisync", F), ("MP", "lwsync ctrl", A),
+    ("MP", "sync po", A), ("MP", "po addr", A), ("MP", "po sync", A),
+    ("MP", "po ctrlisync", A), ("MP", "lwsync po", A),
+    ("SB", "po po", A), ("SB", "sync sync", F), ("SB", "lwsync lwsync", A),
+    ("SB", "sync lwsync", A), ("SB", "sync po", A),
+    ("LB", "po po", A), ("LB", "addr addr", F), ("LB", "data data", F), ("LB", "ctrl ctrl", F),
+    ("LB", "sync sync", F), ("LB", "lwsync lwsync", F), ("LB", "data po", A),
+    ("LB", "addr data", F), ("LB", "ctrlisync ctrlisync", F),
+    ("WRC", "po po", A), ("WRC", "sync sync", F), ("WRC", "lwsync lwsync", F),
+    ("WRC", "addr addr", A), ("WRC", "data addr", A), ("WRC", "sync addr", F),
+    ("WRC", "lwsync addr", F), ("WRC", "data sync", A), ("WRC", "ctrlisync ctrlisync", A),
+    ("IRIW", "po po", A), ("IRIW", "sync sync", F), ("IRIW", "lwsync lwsync", A),
+    ("IRIW", "addr addr", A), ("IRIW", "sync lwsync", A), ("IRIW", "ctrlisync ctrlisync", A),
+    ("2+2W", "po po", A), ("2+2W", "sync sync", F), ("2+2W", "lwsync lwsync", F),
+    ("2+2W", "sync lwsync", F), ("2+2W", "sync po", A),
+    ("R", "po po", A), ("R", "sync sync", F), ("R", "lwsync sync", A),
+    ("R", "lwsync lwsync", A), ("R", "sync lwsync", A),
+    ("S", "po po", A), ("S", "sync sync", F), ("S", "lwsync lwsync", F), ("S", "lwsync data", F),
+    ("S", "sync addr", F), ("S", "lwsync ctrl", F), ("S", "po data", A), ("S", "sync po", A),
+    ("ISA2", "po po po", A), ("ISA2", "sync sync sync", F), ("ISA2", "lwsync lwsync lwsync", F),
+    ("ISA2", "sync data addr", F), ("ISA2", "lwsync data addr", F),
+    ("ISA2", "lwsync ctrl ctrlisync", F), ("ISA2", "po data addr", A),
+    ("ISA2", "lwsync po addr", A),
+]
+
+def suffix(*es):
+    es = ["ctrl-isync" if e == "ctrlisync" else e for e in es]
+    if all(e == "po" for e in es):
+        return ""
+    if len(set(es)) == 1:
+        return "+" + es[0] + "s"
+    return "+" + "+".join(es)
+
 def main(d):
     rows = []
-    A, F = "Allowed", "Forbidden"
-    mp = "1:r1=1 /\\ 1:r3=0"
-    def MP(e0, e1, exp, src=SRC_HC, name=None):
-        n = name or "MP" + suffix(e0, e1)
-        rows.append(write(n, [["Wx=1", e0, "Wy=1"], ["Ry", e1, "Rx"]], mp, exp, src, d))
-    def suffix(*es):
-        es = ["ctrl-isync" if e == "ctrlisync" else e for e in es]
-        if all(e == "po" for e in es):
-            return ""
-        if len(set(es)) == 1:
-            return "+" + es[0] + "s"
-        return "+" + "+".join(es)
-    MP("po", "po", A)
-    MP("sync", "sync", F)
-    MP("lwsync", "lwsync", F)
-    MP("sync", "addr", F)
-    MP("lwsync", "addr", F)
-    MP("sync", "ctrl", A)
-    MP("sync", "ctrlisync", F)
-    MP("lwsync", "ctrlisync", F)
-    MP("lwsync", "ctrl", A)
-    MP("sync", "po", A)
-    MP("po", "addr", A)
-    MP("po", "sync", A)
-    MP("po", "ctrlisync", A)
-    MP("lwsync", "po", A)
-    sb = "0:r1=0 /\\ 1:r1=0"
-    def SB(e0, e1, exp, src=SRC_HC):
-        rows.append(write("SB" + suffix(e0, e1), [["Wx=1", e0, "Ry"], ["Wy=1", e1, "Rx"]], sb, exp, src, d))
-    SB("po", "po", A)
-    SB("sync", "sync", F)
-    SB("lwsync", "lwsync", A)
-    SB("sync", "lwsync", A)
-    SB("sync", "po", A)
-    lb = "0:r1=1 /\\ 1:r1=1"
-    def LB(e0, e1, exp, src=SRC_HC):
-        rows.append(write("LB" + suffix(e0, e1), [["Rx", e0, "Wy=1"], ["Ry", e1, "Wx=1"]], lb, exp, src, d))
-    LB("po", "po", A)
-    LB("addr", "addr", F)
-    LB("data", "data", F)
-    LB("ctrl", "ctrl", F)
-    LB("sync", "sync", F)
-    LB("lwsync", "lwsync", F)
-    LB("data", "po", A)
-    LB("addr", "data", F)
-    LB("ctrlisync", "ctrlisync", F)
-    wrc = "1:r1=1 /\\ 2:r1=1 /\\ 2:r3=0"
-    def WRC(e1, e2, exp, src=SRC_HC):
-        rows.append(write("WRC" + suffix(e1, e2), [["Wx=1"], ["Rx", e1, "Wy=1"], ["Ry", e2, "Rx"]], wrc, exp, src, d))
-    WRC("po", "po", A)
-    WRC("sync", "sync", F)
-    WRC("lwsync", "lwsync", F)
-    WRC("addr", "addr", A)
-    WRC("data", "addr", A)
-    WRC("sync", "addr", F)
-    WRC("lwsync", "addr", F)
-    WRC("data", "sync", A)
-    WRC("ctrlisync", "ctrlisync", A)
-    iriw = "1:r1=1 /\\ 1:r3=0 /\\ 3:r1=1 /\\ 3:r3=0"
-    def IRIW(e1, e3, exp, src=SRC_HC):
-        rows.append(write("IRIW" + suffix(e1, e3), [["Wx=1"], ["Rx", e1, "Ry"], ["Wy=1"], ["Ry", e3, "Rx"]], iriw, exp, src, d))
-    IRIW("po", "po", A)
-    IRIW("sync", "sync", F)
-    IRIW("lwsync", "lwsync", A)
-    IRIW("addr", "addr", A)
-    IRIW("sync", "lwsync", A)
-    IRIW("ctrlisync", "ctrlisync", A)
-    w22 = "x=2 /\\ y=2"
-    def W22(e0, e1, exp, src=SRC_HC):
-        rows.append(write("2+2W" + suffix(e0, e1), [["Wx=2", e0, "Wy=1"], ["Wy=2", e1, "Wx=1"]], w22, exp, src, d))
-    W22("po", "po", A)
-    W22("sync", "sync", F)
-    W22("lwsync", "lwsync", F)
-    W22("sync", "lwsync", F)
-    W22("sync", "po", A)
-    r = "y=2 /\\ 1:r1=0"
-    def R(e0, e1, exp, src=SRC_HC):
-        rows.append(write("R" + suffix(e0, e1), [["Wx=1", e0, "Wy=1"], ["Wy=2", e1, "Rx"]], r, exp, src, d))
-    R("po", "po", A)
-    R("sync", "sync", F)
-    R("lwsync", "sync", A)
-    R("lwsync", "lwsync", A)
-    R("sync", "lwsync", A)
-    s = "x=2 /\\ 1:r1=1"
-    def S(e0, e1, exp, src=SRC_HC):
-        rows.append(write("S" + suffix(e0, e1), [["Wx=2", e0, "Wy=1"], ["Ry", e1, "Wx=1"]], s, exp, src, d))
-    S("po", "po", A)
-    S("sync", "sync", F)
-    S("lwsync", "lwsync", F)
-    S("lwsync", "data", F)
-    S("sync", "addr", F)
-    S("lwsync", "ctrl", F)
-    S("po", "data", A)
-    S("sync", "po", A)
-    isa = "1:r1=1 /\\ 2:r1=1 /\\ 2:r3=0"
-    def ISA2(e0, e1, e2, exp, src=SRC_HC):
-        rows.append(write("ISA2" + suffix(e0, e1, e2), [["Wx=1", e0, "Wy=1"], ["Ry", e1, "Wz=1"], ["Rz", e2, "Rx"]], isa, exp, src, d))
-    ISA2("po", "po", "po", A)
-    ISA2("sync", "sync", "sync", F)
-    ISA2("lwsync", "lwsync", "lwsync", F)
-    ISA2("sync", "data", "addr", F)
-    ISA2("lwsync", "data", "addr", F)
-    ISA2("lwsync", "ctrl", "ctrlisync", F)
-    ISA2("po", "data", "addr", A)
-    ISA2("lwsync", "po", "addr", A)
+    for fam, edges, exp in RUNS:
+        shape, cond = FAMILIES[fam]
+        edges = edges.split()
+        threads = [[edges[o] if isinstance(o, int) else o for o in t] for t in shape]
+        rows.append(write(fam + suffix(*edges), threads, cond, exp, SRC_HC, d))
     # Speculation: a load satisfied from its own thread's store under a control dependency.
     ppo = "1:r1=1 /\\ 1:r3=1 /\\ 1:r4=0"
     rows.append(write("PPOCA", [["Wx=1", "sync", "Wy=1"], ["Ry", "ctrl", "Wz=1", "po", "Rz", "addr", "Rx"]], ppo, A, SRC_HC, d))

@@ -343,3 +343,27 @@ fn d4_sb_10_stores_without_syncs_on_power_has_184759_traces() {
     assert_eq!(stats.traces, 184_759);
     assert_eq!(binomial(20, 10) + 3, 184_759);
 }
+
+/// The outcome of a one-thread litmus test given as its code column.
+fn one_thread(code: &str, cond: &str) -> yogar::litmus::Outcome {
+    let text = format!("PPC T\n{{ x=0; }}\n P0 ;\n{code}\nexists ({cond})\n");
+    let t = yogar::litmus::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+    yogar::litmus::run(&t, MemoryModel::Sc, Budget::default())
+        .expect("runs")
+        .outcome
+}
+
+/// A branch on a named condition register field tests that field, not `cr0`; `andi.` sets
+/// `cr0` from its result (the record form).
+#[test]
+fn litmus_branches_test_the_condition_field_they_name() {
+    use yogar::litmus::Outcome::{Allowed, Forbidden};
+    let named = " li r1,1 ;\n li r2,2 ;\n cmpw cr1,r1,r1 ;\n cmpw r1,r2 ;\n beq cr1,L ;\n \
+                 li r3,7 ;\n L: ;\n li r4,1 ;";
+    assert_eq!(one_thread(named, "0:r3=0"), Allowed);
+    assert_eq!(one_thread(named, "0:r3=7"), Forbidden);
+    let record = " li r1,2 ;\n cmpwi r1,0 ;\n andi. r2,r1,1 ;\n beq L ;\n li r3,7 ;\n L: ;\n \
+                  li r4,1 ;";
+    assert_eq!(one_thread(record, "0:r3=0"), Allowed);
+    assert_eq!(one_thread(record, "0:r3=7"), Forbidden);
+}

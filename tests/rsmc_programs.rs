@@ -22,6 +22,15 @@ fn run(path: &Path, mm: MemoryModel) -> Verdict {
     verify(&prog, &opts, Explorer::Rsmc, None).verdict
 }
 
+/// Writes `text` as `<tag>.c` in a temporary directory of its own.
+fn program(tag: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("yogar-rsmc-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let f = dir.join(format!("{tag}.c"));
+    std::fs::write(&f, text).expect("write");
+    f
+}
+
 fn power(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/programs/power")
@@ -98,15 +107,11 @@ fn sc_verdicts_match_the_test_programs() {
 
 #[test]
 fn loops_are_unsupported() {
-    let dir = std::env::temp_dir().join(format!("yogar-rsmc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("tmp");
-    let f = dir.join("loop.c");
-    std::fs::write(
-        &f,
+    let f = program(
+        "loop",
         "#include <pthread.h>\nint x;\nvoid *t(void *a) { for (int i = 0; i < 2; i++) x = i; return 0; }\n\
          int main(void) { pthread_t h; pthread_create(&h, 0, t, 0); pthread_join(h, 0); return 0; }\n",
-    )
-    .expect("write");
+    );
     let v = run(&f, MemoryModel::Power);
     assert!(
         matches!(&v, Verdict::Unknown(UnknownReason::Unsupported { what, .. }) if what.contains("loops")),
@@ -119,17 +124,13 @@ fn loops_are_unsupported() {
 /// see `x == 1` and report a spurious FALSE.
 #[test]
 fn abort_in_a_thread_before_the_final_check_is_not_false() {
-    let dir = std::env::temp_dir().join(format!("yogar-rsmc-abort-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("tmp");
-    let f = dir.join("abort.c");
-    std::fs::write(
-        &f,
+    let f = program(
+        "abort",
         "#include <assert.h>\n#include <pthread.h>\n#include <stdlib.h>\nint x;\n\
          void *t(void *a) { x = 1; abort(); return 0; }\n\
          int main(void) { pthread_t h; pthread_create(&h, 0, t, 0); pthread_join(h, 0);\n\
          assert(x == 0); return 0; }\n",
-    )
-    .expect("write");
+    );
     for mm in [MemoryModel::Sc, MemoryModel::Power] {
         let v = run(&f, mm);
         assert!(
@@ -146,19 +147,57 @@ fn abort_in_a_thread_before_the_final_check_is_not_false() {
 /// subset, and the final check after the joins still fails.
 #[test]
 fn assert_in_a_thread_before_the_final_check_is_false() {
-    let dir = std::env::temp_dir().join(format!("yogar-rsmc-assert-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("tmp");
-    let f = dir.join("assert.c");
-    std::fs::write(
-        &f,
+    let f = program(
+        "assert",
         "#include <assert.h>\n#include <pthread.h>\nint x, y;\n\
          void *t(void *a) { x = 1; assert(y == 0); return 0; }\n\
          int main(void) { pthread_t h; pthread_create(&h, 0, t, 0); pthread_join(h, 0);\n\
          assert(x == 0); return 0; }\n",
-    )
-    .expect("write");
+    );
     for mm in [MemoryModel::Sc, MemoryModel::Power] {
         let v = run(&f, mm);
         assert!(matches!(&v, Verdict::False { .. }), "{mm:?}: {v:?}");
+    }
+}
+
+/// `flag && b` with `flag == 0` does not read `b` (C's sequencing): the store to `c` after it
+/// depends on `flag` only, so `r = b ... c = 1` against `s = c; b = s` is LB+po+data, allowed
+/// on POWER (both read 1). Loading `b` anyway would order `r = b` before `c = 1` (`po-loc`
+/// to that load, whose value the branch depends on) and lose the violation.
+#[test]
+fn short_circuit_does_not_load_the_right_operand() {
+    let f = program(
+        "lb_and",
+        "#include <assert.h>\n#include <pthread.h>\nint b, c, flag, r0, r1;\n\
+         void *p(void *a) { int r = b; if (flag && b) { r0 = 5; } c = 1; r0 = r; return 0; }\n\
+         void *q(void *a) { int s = c; b = s; r1 = s; return 0; }\n\
+         int main(void) { pthread_t h, k; pthread_create(&h, 0, p, 0);\n\
+         pthread_create(&k, 0, q, 0); pthread_join(h, 0); pthread_join(k, 0);\n\
+         assert(!(r0 == 1 && r1 == 1)); return 0; }\n",
+    );
+    let v = run(&f, MemoryModel::Power);
+    assert!(matches!(&v, Verdict::False { .. }), "{v:?}");
+    let v = run(&f, MemoryModel::Sc);
+    assert!(matches!(&v, Verdict::True { .. }), "{v:?}");
+}
+
+/// A thread whose parameter is `unsigned` reads the argument `(void *)-1` as `UINT_MAX`, not
+/// as -1: the argument is converted to the parameter's type.
+#[test]
+fn thread_argument_is_converted_to_the_parameter_type() {
+    let f = program(
+        "arg",
+        "#include <assert.h>\n#include <pthread.h>\nint x;\n\
+         void *t(unsigned a) { if (a > 5) x = 1; return 0; }\n\
+         int main(void) { pthread_t h;\n\
+         pthread_create(&h, 0, (void *(*)(void *))t, (void *)-1); pthread_join(h, 0);\n\
+         assert(x == 0); return 0; }\n",
+    );
+    for mm in [MemoryModel::Sc, MemoryModel::Power] {
+        let v = run(&f, mm);
+        assert!(
+            matches!(&v, Verdict::False { .. } | Verdict::Unknown(_)),
+            "{mm:?}: {v:?}"
+        );
     }
 }

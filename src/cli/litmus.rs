@@ -1,6 +1,7 @@
 //! `yogar litmus`: a herd-format PPC litmus test in, herd's report out (final states,
 //! Ok/No, Allowed/Forbidden). Exit 0 when the test ran (whatever the outcome), 3 on an
-//! unreadable test, 5 when the exploration could not finish.
+//! unreadable test, 5 when the exploration could not finish; a `--timeout` that is not a
+//! positive number of seconds is a usage error (as for `verify` and `sat`), not "no limit".
 
 use std::time::{Duration, Instant};
 
@@ -18,6 +19,16 @@ pub fn run(args: &LitmusArgs) -> u8 {
         );
         return exit::USAGE;
     };
+    let deadline = match args.timeout {
+        None => None,
+        Some(s) if s.is_finite() && s > 0.0 => {
+            Some(Instant::now() + Duration::from_secs_f64(s.min(1e9)))
+        }
+        Some(s) => {
+            eprintln!("yogar: error: --timeout must be a positive number of seconds, not {s}");
+            return exit::USAGE;
+        }
+    };
     let text = match std::fs::read_to_string(&args.file) {
         Ok(t) => t,
         Err(e) => {
@@ -34,10 +45,7 @@ pub fn run(args: &LitmusArgs) -> u8 {
     };
     let budget = Budget {
         max_executions: None,
-        deadline: args
-            .timeout
-            .filter(|s| s.is_finite() && *s > 0.0)
-            .map(|s| Instant::now() + Duration::from_secs_f64(s.min(1e9))),
+        deadline,
     };
     match litmus::run(&test, model, budget) {
         Ok(r) => {

@@ -46,7 +46,10 @@ impl std::fmt::Display for RunError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             RunError::Stuck(s) => write!(f, "{s}"),
-            RunError::TooBig => write!(f, "more than 128 events in one trace"),
+            RunError::TooBig => write!(
+                f,
+                "more than 128 events in one trace, or 63 loads waiting for one store"
+            ),
             RunError::Budget => write!(f, "budget exhausted"),
         }
     }

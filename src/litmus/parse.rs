@@ -4,11 +4,13 @@
 //! (`exists`, `~exists` or `forall` over `T:reg=value`, `x=value`, `/\`, `\/`, `~`,
 //! parentheses, `true`, `false`).
 //!
-//! Instructions: `li`, `mr`, `addi`, `add`, `sub(f)`, `xor`, `and`, `or`, `mullw`, `lwz`,
-//! `lwzx`, `ld`, `ldx`, `stw`, `stwx`, `std`, `stdx`, `cmpw(i)`, `cmpd(i)`, `b`, `beq`,
-//! `bne`, `blt`, `bgt`, `ble`, `bge`, `sync`, `lwsync`, `isync`, labels `L:`. `cmp` sets the
-//! register `cr0` to the difference of its operands; conditional branches test its sign. In
-//! the base position of an access, `r0` is 0 (as on the hardware).
+//! Instructions: `li`, `mr`, `addi`, `add`, `sub(f)`, `xor(i)`, `and`, `andi.`, `or(i)`,
+//! `mullw`, `lwz`, `lwzx`, `ld`, `ldx`, `stw`, `stwx`, `std`, `stdx`, `cmpw(i)`, `cmpd(i)`,
+//! `b`, `beq`, `bne`, `blt`, `bgt`, `ble`, `bge`, `sync`, `lwsync`, `isync`, labels `L:`.
+//! `cmp` sets a condition register field (`cr0` unless one is named) to the difference of its
+//! operands, `andi.` sets `cr0` to its result; conditional branches test the sign of a field
+//! (`cr0` unless one is named). In the base position of an access, `r0` is 0 (as on the
+//! hardware).
 
 use std::fmt;
 
@@ -316,6 +318,16 @@ fn base(th: &mut Thread, s: &str, line: usize) -> Result<Expr, ParseError> {
     Ok(Expr::Reg(reg_of(th, s, line)?))
 }
 
+/// A condition register field `cr0`..`cr7`, kept as a register holding the compared
+/// difference.
+fn cr_field(th: &mut Thread, s: &str, line: usize) -> Result<Reg, ParseError> {
+    let s = s.trim();
+    match s.strip_prefix("cr").map(|n| n.parse::<u8>()) {
+        Some(Ok(n)) if n < 8 => Ok(th.reg(s)),
+        _ => err(line, format!("condition register '{s}'")),
+    }
+}
+
 /// `d(rA)`.
 fn displacement(th: &mut Thread, s: &str, line: usize) -> Result<Expr, ParseError> {
     let s = s.trim();
@@ -447,74 +459,51 @@ fn assemble(program: &mut Program, t: usize, col: &[(usize, String)]) -> Result<
                     ),
                 }
             }
-            "lwz" | "ld" => {
-                want(2)?;
-                Instr::Load {
-                    dst: reg_of(th, a[0], line)?,
-                    addr: displacement(th, a[1], line)?,
-                }
-            }
-            "lwzx" | "ldx" => {
-                want(3)?;
-                Instr::Load {
-                    dst: reg_of(th, a[0], line)?,
-                    addr: Expr::bin(
+            "lwz" | "ld" | "lwzx" | "ldx" | "stw" | "std" | "stwx" | "stdx" => {
+                // `d(rA)`, or `rA,rB` for the indexed forms.
+                let indexed = op_l.ends_with('x');
+                want(if indexed { 3 } else { 2 })?;
+                let r = reg_of(th, a[0], line)?;
+                let addr = if indexed {
+                    Expr::bin(
                         Op::Add,
                         base(th, a[1], line)?,
                         Expr::Reg(reg_of(th, a[2], line)?),
-                    ),
+                    )
+                } else {
+                    displacement(th, a[1], line)?
+                };
+                if op_l.starts_with('l') {
+                    Instr::Load { dst: r, addr }
+                } else {
+                    Instr::Store {
+                        val: Expr::Reg(r),
+                        addr,
+                    }
                 }
             }
-            "stw" | "std" => {
-                want(2)?;
-                Instr::Store {
-                    val: Expr::Reg(reg_of(th, a[0], line)?),
-                    addr: displacement(th, a[1], line)?,
-                }
-            }
-            "stwx" | "stdx" => {
-                want(3)?;
-                Instr::Store {
-                    val: Expr::Reg(reg_of(th, a[0], line)?),
-                    addr: Expr::bin(
-                        Op::Add,
-                        base(th, a[1], line)?,
-                        Expr::Reg(reg_of(th, a[2], line)?),
-                    ),
-                }
-            }
-            "cmpw" | "cmpd" => {
-                let a = if a.len() == 3 { &a[1..] } else { &a[..] };
+            "cmpw" | "cmpd" | "cmpwi" | "cmpdi" => {
+                let (field, a) = match a.as_slice() {
+                    [f, rest @ ..] if rest.len() == 2 => (cr_field(th, f, line)?, rest),
+                    _ => (cr0, &a[..]),
+                };
                 if a.len() != 2 {
                     return err(line, format!("'{op}' takes 2 operands"));
                 }
+                let rhs = if op_l.ends_with('i') {
+                    Expr::Const(imm(a[1], line)?)
+                } else {
+                    Expr::Reg(reg_of(th, a[1], line)?)
+                };
                 Instr::Assign {
-                    dst: cr0,
-                    e: Expr::bin(
-                        Op::Sub,
-                        Expr::Reg(reg_of(th, a[0], line)?),
-                        Expr::Reg(reg_of(th, a[1], line)?),
-                    ),
-                }
-            }
-            "cmpwi" | "cmpdi" => {
-                let a = if a.len() == 3 { &a[1..] } else { &a[..] };
-                if a.len() != 2 {
-                    return err(line, format!("'{op}' takes 2 operands"));
-                }
-                Instr::Assign {
-                    dst: cr0,
-                    e: Expr::bin(
-                        Op::Sub,
-                        Expr::Reg(reg_of(th, a[0], line)?),
-                        Expr::Const(imm(a[1], line)?),
-                    ),
+                    dst: field,
+                    e: Expr::bin(Op::Sub, Expr::Reg(reg_of(th, a[0], line)?), rhs),
                 }
             }
             "b" | "beq" | "bne" | "blt" | "bgt" | "ble" | "bge" => {
-                let target = match a.as_slice() {
-                    [l] => *l,
-                    [_, l] => *l,
+                let (field, target) = match a.as_slice() {
+                    [l] => (cr0, *l),
+                    [f, l] if op_l != "b" => (cr_field(th, f, line)?, *l),
                     _ => return err(line, format!("'{op}' takes a label")),
                 };
                 let cond = match op_l.as_str() {
@@ -528,7 +517,7 @@ fn assemble(program: &mut Program, t: usize, col: &[(usize, String)]) -> Result<
                             "ble" => Op::Le,
                             _ => Op::Ge,
                         };
-                        Expr::bin(o, Expr::Reg(cr0), Expr::Const(0))
+                        Expr::bin(o, Expr::Reg(field), Expr::Const(0))
                     }
                 };
                 pending.push((th.instrs.len(), target.to_string(), line));
@@ -539,7 +528,16 @@ fn assemble(program: &mut Program, t: usize, col: &[(usize, String)]) -> Result<
             "isync" => Instr::Fence(Fence::Isync),
             _ => return err(line, format!("instruction '{op}' is not supported")),
         };
+        let record = op_l.ends_with('.');
+        let dst = instr.def();
         th.instrs.push(instr);
+        // The record form (`andi.`) also compares its result with 0 into `cr0`.
+        if let (true, Some(d)) = (record, dst) {
+            th.instrs.push(Instr::Assign {
+                dst: cr0,
+                e: Expr::Reg(d),
+            });
+        }
     }
     for (at, lab, line) in pending {
         let Some((_, pc)) = labels.iter().find(|(l, _)| *l == lab) else {

@@ -1,7 +1,15 @@
 //! Running a child process under limits, as SV-COMP does: CPU time (`RLIMIT_CPU`), address
-//! space (`RLIMIT_AS`) and a wall-clock backstop, measured with `wait4` (the child's own user +
-//! system time and peak RSS). Every task the bench and the regression runner start goes
-//! through [`run_limited`].
+//! space (`RLIMIT_AS`) and a wall-clock backstop, measured with `wait4`. Every task the bench
+//! and the regression runner start goes through [`run_limited`].
+//!
+//! What is measured and limited: `wait4` reports the user + system time and peak RSS of the
+//! child together with every descendant it waited for (Linux adds a reaped child's usage to
+//! its parent's), so yogar's `gcc -E` preprocessor and the `--memlimit` worker are counted. A
+//! descendant still running when the child ends is killed with the group and not counted.
+//! The rlimits are per process: a descendant inherits the whole CPU and address-space limit
+//! rather than sharing the child's, so a run with helpers may use somewhat more than the
+//! limit in total (BenchExec's cgroups limit the group; for yogar the preprocessor's share
+//! is small).
 //!
 //! The CPU limit, not wall time, is what counts: on a shared machine a run may get a small
 //! share of a core, so runs may go side by side without shortening each other's limit.
@@ -29,10 +37,11 @@ pub struct Ended {
     pub signal: Option<i32>,
     /// Whether the wall-clock backstop killed it.
     pub wall_killed: bool,
-    /// User + system CPU time of the child.
+    /// User + system CPU time of the child and the descendants it waited for.
     pub cpu: Duration,
     pub wall: Duration,
-    /// Peak resident set size in bytes.
+    /// Peak resident set size in bytes (the largest of the child and the descendants it
+    /// waited for).
     pub max_rss: u64,
     pub stdout: String,
     pub stderr: String,
@@ -171,6 +180,15 @@ mod tests {
         assert!(e.out_of_cpu(&l), "{e:?}");
         assert!(e.cpu.as_secs_f64() >= 0.5, "{e:?}");
         assert!(!e.wall_killed);
+    }
+
+    #[test]
+    fn a_waited_for_descendant_counts() {
+        // The grandchild spins for one CPU second (its own limit), the child only waits.
+        let l = limits(10.0, 60.0);
+        let e = run_limited(sh("sh -c 'ulimit -t 1; while :; do :; done'; exit 0"), &l).unwrap();
+        assert_eq!(e.code, Some(0), "{e:?}");
+        assert!(e.cpu.as_secs_f64() >= 0.5, "{e:?}");
     }
 
     #[test]

@@ -397,7 +397,7 @@ fn run_rows(
                     })
                     .collect();
                 let row = TaskRow {
-                    task: t.name.clone(),
+                    task: t.stem().to_string(),
                     unwind: *unwind,
                     expected: t.expected,
                     runs,
@@ -425,7 +425,7 @@ pub fn run(options: &Options) -> bool {
     };
     let filtered: Vec<BenchTask> = all
         .iter()
-        .filter(|t| options.filter.as_ref().is_none_or(|f| t.name.contains(f)))
+        .filter(|t| options.filter.as_ref().is_none_or(|f| t.stem().contains(f)))
         .cloned()
         .collect();
     let count = match (options.all, options.tasks, &options.filter) {
@@ -459,7 +459,7 @@ pub fn run(options: &Options) -> bool {
         .filter(|_| !options.quick)
         .filter_map(|(name, k)| {
             all.iter()
-                .find(|t| t.name == *name)
+                .find(|t| t.stem() == *name)
                 .map(|t| (t.clone(), *k))
         })
         .collect();

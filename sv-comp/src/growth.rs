@@ -88,7 +88,7 @@ pub fn run(options: &Options) {
     } else {
         &UNWIND_BOUNDS
     };
-    match tasks.iter().find(|t| t.name == UNWIND_TASK) {
+    match tasks.iter().find(|t| t.stem() == UNWIND_TASK) {
         Some(task) => {
             println!("-- against the unwind bound: {UNWIND_TASK} --");
             sweep(&yogar, "unwind", bounds, limit, |k| (task.input.clone(), k));

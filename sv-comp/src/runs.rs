@@ -6,23 +6,17 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+use yogar::exit;
+use yogar::verdict::VerdictLine;
+
 use super::child::{run_limited, Limits};
 
 /// The wall-clock backstop of a run, as a multiple of its CPU limit: large, because on a
 /// shared machine a run may get a small share of a core, and the CPU limit is what counts.
 pub const WALL_FACTOR: f64 = 10.0;
 
-/// One task of `tasks.csv`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BenchTask {
-    /// The task's yml path without `.yml`, e.g. `pthread/fib_bench-1`.
-    pub name: String,
-    pub directory: String,
-    /// The C file to verify.
-    pub input: PathBuf,
-    /// The expected unreach-call verdict (`true`: no error reachable).
-    pub expected: Option<bool>,
-}
+/// One task of `tasks.csv` (its name is [`BenchTask::stem`], e.g. `pthread/fib_bench-1`).
+pub use yogar::svcomp::ListedTask as BenchTask;
 
 /// The answer of one run.
 #[derive(Clone, Debug, PartialEq)]
@@ -105,20 +99,31 @@ pub fn parse_output(stdout: &str) -> RunOutput {
         };
         *slot = Some(n);
     }
-    let last = stdout.lines().rev().map(str::trim).find(|l| !l.is_empty());
-    out.verdict = last.and_then(|l| {
-        if l == "TRUE" {
-            Some(RunVerdict::True)
-        } else if l.starts_with("FALSE") {
-            Some(RunVerdict::False)
-        } else if let Some(rest) = l.strip_prefix("UNKNOWN") {
-            let why = rest.trim().trim_start_matches('(').trim_end_matches(')');
-            Some(RunVerdict::Unknown(why.to_string()))
-        } else {
-            None
-        }
-    });
+    out.verdict = VerdictLine::of_output(stdout).map(RunVerdict::from);
     out
+}
+
+impl From<VerdictLine> for RunVerdict {
+    fn from(line: VerdictLine) -> RunVerdict {
+        match line {
+            VerdictLine::True => RunVerdict::True,
+            VerdictLine::False(_) => RunVerdict::False,
+            VerdictLine::Unknown { reason, .. } => RunVerdict::Unknown(reason),
+        }
+    }
+}
+
+/// The verdict line of a run that exited with `code` (`None`: a signal ended it), taken only
+/// when the line and the exit code agree (`TRUE` 0, `FALSE(..)` 10, `UNKNOWN (..)` 5;
+/// `src/exit.rs`). A crash, a kill or an error exit after a verdict-like line is no verdict.
+pub fn agreed_verdict(stdout: &str, code: Option<i32>) -> Option<VerdictLine> {
+    let line = VerdictLine::of_output(stdout)?;
+    let expected = match line {
+        VerdictLine::True => exit::TRUE,
+        VerdictLine::False(_) => exit::FALSE,
+        VerdictLine::Unknown { .. } => exit::UNKNOWN,
+    };
+    (code == Some(i32::from(expected))).then_some(line)
 }
 
 /// One engine on one task.
@@ -167,16 +172,7 @@ pub fn median(values: &[f64]) -> Option<f64> {
 
 /// Reads `tasks.csv` of an sv-benchmarks checkout (input files are under `c/`).
 pub fn load_tasks(svb: &Path) -> Result<Vec<BenchTask>, String> {
-    let listed = yogar::svcomp::read_task_list(svb).map_err(|e| e.to_string())?;
-    Ok(listed
-        .into_iter()
-        .map(|t| BenchTask {
-            name: t.stem().to_string(),
-            directory: t.directory,
-            input: t.input,
-            expected: t.expected,
-        })
-        .collect())
+    yogar::svcomp::read_task_list(svb).map_err(|e| e.to_string())
 }
 
 /// A deterministic subset of `n` tasks spread over the directories: each directory gets a
@@ -185,7 +181,7 @@ pub fn load_tasks(svb: &Path) -> Result<Vec<BenchTask>, String> {
 pub fn spread_subset(tasks: &[BenchTask], n: usize) -> Vec<BenchTask> {
     let mut dirs: Vec<(String, Vec<&BenchTask>)> = Vec::new();
     let mut sorted: Vec<&BenchTask> = tasks.iter().collect();
-    sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    sorted.sort_by(|a, b| a.yml.cmp(&b.yml));
     for t in sorted {
         match dirs.iter_mut().find(|(d, _)| *d == t.directory) {
             Some((_, list)) => list.push(t),
@@ -208,7 +204,7 @@ pub fn spread_subset(tasks: &[BenchTask], n: usize) -> Vec<BenchTask> {
         .zip(&quota)
         .flat_map(|((_, list), &q)| (0..q).map(move |i| list[i * list.len() / q].clone()))
         .collect();
-    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out.sort_by(|a, b| a.yml.cmp(&b.yml));
     out
 }
 
@@ -249,7 +245,9 @@ pub fn run_verify(yogar: &Path, args: &[String], file: &Path, limit: f64) -> Eng
             }
         }
     };
-    let output = parse_output(&ended.stdout);
+    let mut output = parse_output(&ended.stdout);
+    // Only a verdict line the exit code confirms is a verdict (not one a kill cut short).
+    output.verdict = agreed_verdict(&ended.stdout, ended.code).map(RunVerdict::from);
     let verdict = match &output.verdict {
         _ if ended.wall_killed => {
             RunVerdict::Failed(format!("killed after {:.0} s", ended.wall.as_secs_f64()))
@@ -326,6 +324,26 @@ mod tests {
     }
 
     #[test]
+    fn a_verdict_needs_its_exit_code() {
+        let code = |c: u8| Some(i32::from(c));
+        assert_eq!(
+            agreed_verdict("x: 1\nTRUE\n", code(exit::TRUE)),
+            Some(VerdictLine::True)
+        );
+        assert!(agreed_verdict("FALSE(unreach-call)\n", code(exit::FALSE)).is_some());
+        assert!(agreed_verdict("UNKNOWN (timeout)\n", code(exit::UNKNOWN)).is_some());
+        // A crash or a kill after the line, or a line that disagrees with the code.
+        assert_eq!(agreed_verdict("TRUE\n", None), None);
+        assert_eq!(agreed_verdict("TRUE\n", code(exit::INTERNAL)), None);
+        assert_eq!(agreed_verdict("TRUE\n", code(exit::FALSE)), None);
+        assert_eq!(
+            agreed_verdict("FALSE(unreach-call)\n", code(exit::TRUE)),
+            None
+        );
+        assert_eq!(agreed_verdict("TRUE\nnoise\n", code(exit::TRUE)), None);
+    }
+
+    #[test]
     fn median_of_odd_even_and_empty() {
         assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0));
         assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
@@ -335,7 +353,8 @@ mod tests {
     #[test]
     fn subset_is_spread_and_deterministic() {
         let mk = |dir: &str, i: usize| BenchTask {
-            name: format!("{dir}/t{i:02}"),
+            yml: format!("{dir}/t{i:02}.yml"),
+            yml_path: PathBuf::from(format!("{dir}/t{i:02}.yml")),
             directory: dir.into(),
             input: PathBuf::from(format!("{dir}/t{i:02}.i")),
             expected: Some(true),
@@ -352,7 +371,7 @@ mod tests {
         let big: Vec<&str> = s
             .iter()
             .filter(|t| t.directory == "big")
-            .map(|t| t.name.as_str())
+            .map(|t| t.stem())
             .collect();
         assert_eq!(big, vec!["big/t00", "big/t06", "big/t13"]);
         assert_eq!(spread_subset(&tasks, 100).len(), tasks.len());

@@ -11,6 +11,7 @@ use super::state::State;
 use super::{explore, Halt, MemoryModel, Options};
 use crate::engine::{EngineOptions, EngineStats, Outcome, Trace, TraceEvent, Verdict};
 use crate::explore::findings::{Budget, ExploreStats};
+use crate::explore::interp::norm;
 use crate::ir::{Loc, Program};
 use crate::verdict::UnknownReason;
 
@@ -70,7 +71,7 @@ pub fn verify(prog: &Program, opts: &EngineOptions, model: MemoryModel) -> Outco
                 Verdict::Unknown(UnknownReason::unsupported(format!("POWER run: {s:?}")))
             }
             Some(Halt::TooBig) => Verdict::Unknown(UnknownReason::unsupported(
-                "more than 128 events in one trace of the POWER explorer",
+                "more than 128 events in one trace, or 63 loads waiting for one store, in the POWER explorer",
             )),
             Some(Halt::Budget { deadline: true }) => Verdict::Unknown(UnknownReason::Timeout),
             Some(Halt::Budget { deadline: false }) => {
@@ -97,12 +98,7 @@ fn trace(prog: &Program, c: &CProgram, s: &State, thread: usize, loc: Loc) -> Tr
             loc: c.locs[e.thread as usize][ev.pc],
             what: prog.vars[v].name.clone(),
             write: matches!(s.instr(*e), Instr::Store { .. }),
-            value: ev.value as u64
-                & if bits >= 64 {
-                    u64::MAX
-                } else {
-                    (1 << bits) - 1
-                },
+            value: norm(ev.value as u64, bits, false),
             bits,
         });
     }

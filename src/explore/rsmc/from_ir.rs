@@ -50,8 +50,9 @@ struct Tr<'a> {
     func: FuncId,
     at: Loc,
     temps: u32,
-    /// The thread's argument (its parameter's initial value).
-    arg: i64,
+    /// The thread's argument (its parameter's initial value); `None` for `main`, whose
+    /// parameters are inputs the explorer does not enumerate.
+    arg: Option<u64>,
     /// `main` checks the final state after the joins (see `translate`).
     halt_before_check: bool,
 }
@@ -110,7 +111,12 @@ impl Tr<'_> {
         let fresh = !self.th.regs.contains(&d.name);
         let r = self.th.reg(&d.name);
         if fresh && d.kind == ir::VarKind::Param(self.func) {
-            self.th.init.push((r, self.arg));
+            let Some(arg) = self.arg else {
+                return self.unsupported(format!("main's parameter '{}'", d.source_name));
+            };
+            // The argument converted to the parameter's type, as the thread reads it.
+            let v = self.norm(Expr::Const(arg as i64), d.ty)?.eval(&|_| 0);
+            self.th.init.push((r, v));
         }
         Ok(r)
     }
@@ -153,11 +159,13 @@ impl Tr<'_> {
                     UnOp::LogNot => Expr::bin(Op::Eq, a, Expr::Const(0)),
                 }
             }
+            ExprKind::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), x, y) => {
+                self.logical(*op == BinOp::LogAnd, x, y)?
+            }
             ExprKind::Binary(op, x, y) => {
                 let a = self.expr(x)?;
                 let b = self.expr(y)?;
                 let (bits, signed) = self.int_type(x.ty)?;
-                let truth = |v: Expr| Expr::bin(Op::Ne, v, Expr::Const(0));
                 let cmp = |o: Op| -> Result<Expr, UnknownReason> {
                     // Values are kept extended by their type: a signed comparison of the
                     // 64-bit forms is exact unless the type is 64-bit unsigned.
@@ -179,13 +187,51 @@ impl Tr<'_> {
                     BinOp::SLe | BinOp::ULe => cmp(Op::Le)?,
                     BinOp::SGt | BinOp::UGt => cmp(Op::Gt)?,
                     BinOp::SGe | BinOp::UGe => cmp(Op::Ge)?,
-                    BinOp::LogAnd => Expr::bin(Op::And, truth(a), truth(b)),
-                    BinOp::LogOr => Expr::bin(Op::Or, truth(a), truth(b)),
                     _ => return self.unsupported(format!("operator {}", op.symbol())),
                 }
             }
             _ => return self.unsupported("expression outside the POWER explorer's subset"),
         })
+    }
+
+    /// `x && y` (`and`) or `x || y`. When `y` reads a global, it is evaluated only when `x`
+    /// does not decide, behind a branch, as C sequences it: loading it always would add a
+    /// load whose dependencies (and `po-loc` to later accesses) order events that the
+    /// program leaves unordered on POWER, losing traces.
+    fn logical(&mut self, and: bool, x: &ir::Expr, y: &ir::Expr) -> Result<Expr, UnknownReason> {
+        let truth = |v: Expr| Expr::bin(Op::Ne, v, Expr::Const(0));
+        let a = truth(self.expr(x)?);
+        let prog = self.prog;
+        let mut loads = false;
+        y.walk(&mut |e| {
+            if let ExprKind::Read(p) = &e.kind {
+                loads |= !matches!(p.base, PlaceBase::Var(v) if !prog.vars[v].is_global());
+            }
+        });
+        if !loads {
+            let b = truth(self.expr(y)?);
+            return Ok(Expr::bin(if and { Op::And } else { Op::Or }, a, b));
+        }
+        self.temps += 1;
+        let t = self.th.reg(&format!("$t{}", self.temps));
+        self.emit(Instr::Assign { dst: t, e: a });
+        let decided = Expr::bin(
+            if and { Op::Eq } else { Op::Ne },
+            Expr::Reg(t),
+            Expr::Const(0),
+        );
+        let skip = self.th.instrs.len();
+        self.emit(Instr::Branch {
+            cond: decided,
+            target: 0,
+        });
+        let b = truth(self.expr(y)?);
+        self.emit(Instr::Assign { dst: t, e: b });
+        let end = self.th.instrs.len();
+        if let Instr::Branch { target, .. } = &mut self.th.instrs[skip] {
+            *target = end;
+        }
+        Ok(Expr::Reg(t))
     }
 
     /// Translates the instructions `from..` of the function; `None` ends at the end.
@@ -371,7 +417,7 @@ pub fn translate(prog: &ir::Program) -> Result<CProgram, UnknownReason> {
         return Err(UnknownReason::unsupported("thread-local variables"));
     }
     let body = prog.funcs[main].body.as_ref().expect("main has a body");
-    let mut entries: Vec<(FuncId, Option<u64>)> = Vec::new();
+    let mut entries: Vec<(FuncId, u64)> = Vec::new();
     let mut handles: Vec<ir::Place> = Vec::new();
     let mut joins = 0;
     let mut rest = None;
@@ -392,9 +438,9 @@ pub fn translate(prog: &ir::Program) -> Result<CProgram, UnknownReason> {
                     ExprKind::Cast(x) => x.as_const(),
                     _ => None,
                 };
-                if a.is_none() {
+                let Some(a) = a else {
                     return unsupported("non-constant thread argument", prog, instr.loc);
-                }
+                };
                 entries.push((*f, a));
             }
             // Each join must name a different created thread's handle.
@@ -441,7 +487,7 @@ pub fn translate(prog: &ir::Program) -> Result<CProgram, UnknownReason> {
             func: *f,
             at: prog.funcs[*f].loc,
             temps: 0,
-            arg: arg.unwrap_or(0) as i64,
+            arg: Some(*arg),
             halt_before_check,
         };
         if prog.funcs[*f].body.is_none() {
@@ -467,7 +513,7 @@ pub fn translate(prog: &ir::Program) -> Result<CProgram, UnknownReason> {
                 func: main,
                 at: prog.funcs[main].loc,
                 temps: 0,
-                arg: 0,
+                arg: None,
                 halt_before_check: false,
             };
             tr.body(k)?;
@@ -490,8 +536,9 @@ pub fn translate(prog: &ir::Program) -> Result<CProgram, UnknownReason> {
 }
 
 /// Runs final-state code on the final memory `mem`: the index of the failing assertion, if
-/// one fails.
+/// one fails. Its accesses have constant addresses of locations (see `Tr::expr`).
 pub fn run_epilogue(th: &Thread, prog: &Program, mut mem: Vec<i64>) -> Option<usize> {
+    let location = |a: i64| prog.location_at(a).expect("a location's address");
     let mut regs = vec![0i64; th.regs.len()];
     for (r, v) in &th.init {
         regs[*r as usize] = *v;
@@ -502,12 +549,10 @@ pub fn run_epilogue(th: &Thread, prog: &Program, mut mem: Vec<i64>) -> Option<us
         match &th.instrs[pc] {
             Instr::Assign { dst, e } => regs[*dst as usize] = ev(e, &regs),
             Instr::Load { dst, addr } => {
-                let l = prog.location_at(ev(addr, &regs))?;
-                regs[*dst as usize] = mem[l];
+                regs[*dst as usize] = mem[location(ev(addr, &regs))];
             }
             Instr::Store { addr, val } => {
-                let l = prog.location_at(ev(addr, &regs))?;
-                mem[l] = ev(val, &regs);
+                mem[location(ev(addr, &regs))] = ev(val, &regs);
             }
             Instr::Branch { cond, target } => {
                 if ev(cond, &regs) != 0 {

@@ -24,19 +24,9 @@ impl Rel {
         self.rows[a] |= 1u128 << b;
     }
 
-    pub fn has(&self, a: usize, b: usize) -> bool {
-        self.rows[a] >> b & 1 == 1
-    }
-
     pub fn union(&self, o: &Rel) -> Rel {
         Rel {
             rows: self.rows.iter().zip(&o.rows).map(|(a, b)| a | b).collect(),
-        }
-    }
-
-    pub fn union_with(&mut self, o: &Rel) {
-        for (a, b) in self.rows.iter_mut().zip(&o.rows) {
-            *a |= b;
         }
     }
 
@@ -125,9 +115,5 @@ impl Rel {
 
     pub fn acyclic(&self) -> bool {
         self.plus().irreflexive()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.rows.iter().all(|r| *r == 0)
     }
 }

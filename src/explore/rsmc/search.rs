@@ -63,11 +63,11 @@ pub enum Halt {
     Asked,
     /// A run went outside what the explorer handles.
     Stuck(Stuck),
+    /// More than the bit sets hold: 128 events in one trace, or 63 loads waiting for one
+    /// store.
     TooBig,
     /// The budget ran out (runs, or the deadline when `true`).
-    Budget {
-        deadline: bool,
-    },
+    Budget { deadline: bool },
 }
 
 /// For every thread and instruction: the locations of the stores reachable from there (a
@@ -274,6 +274,11 @@ impl<'p> Search<'_, 'p> {
         // Whether a store to `loc` is still to come after `e`: the same at every coherence
         // position of `e`, so asked once.
         let mut more: Option<bool> = None;
+        // One bit per waiting load: past 63 the shift would wrap and drop choices.
+        if waiting.len() >= 64 {
+            self.halt.get_or_insert(Halt::TooBig);
+            return;
+        }
         let all = (1u64 << waiting.len()) - 1;
         for n in 0..=s.co[loc].len() {
             let mut s2 = s.clone();

@@ -429,7 +429,8 @@ impl Runs {
         (status, ended)
     }
 
-    /// Whether `yogar replay` confirms the violation witness of a FALSE verdict.
+    /// Whether `yogar replay` confirms the violation witness of a FALSE verdict: its
+    /// `witness confirmed` line and exit 0 (a replay killed or crashed confirms nothing).
     fn check_witness(&self, task: &RegressTask, witness: &Path) -> Replayed {
         if !witness.exists() {
             return Replayed::NoWitness;
@@ -441,11 +442,12 @@ impl Runs {
             .args(&task.input_files)
             .arg(witness);
         let (_, ended) = self.execute(command, &format!("{}.replay", task.log_stem()));
-        if ended
-            .stdout
-            .lines()
-            .any(|l| l.starts_with("witness confirmed"))
-        {
+        let confirmed = ended.code == Some(i32::from(yogar::exit::TRUE))
+            && ended
+                .stdout
+                .lines()
+                .any(|l| l.starts_with("witness confirmed"));
+        if confirmed {
             Replayed::Confirmed
         } else {
             Replayed::NotConfirmed

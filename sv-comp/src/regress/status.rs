@@ -8,6 +8,9 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use yogar::exit;
+use yogar::verdict::{ReasonClass, VerdictLine};
+
+use crate::runs::agreed_verdict;
 
 /// SV-COMP scores: correct TRUE +2, correct FALSE +1, wrong FALSE −16, wrong TRUE −32.
 pub const SCORE_CORRECT_TRUE: i64 = 2;
@@ -95,13 +98,9 @@ pub fn class_of(text: &str) -> VerdictClass {
 }
 
 /// The status from yogar's stdout and how it ended (`code`: the exit code, `None` when
-/// `signal` ended it).
+/// `signal` ended it): a verdict only when the last line and the exit code agree
+/// ([`agreed_verdict`]), else an error that says why.
 pub fn parse_output(stdout: &str, code: Option<i32>, signal: Option<i32>) -> Status {
-    let last = stdout
-        .lines()
-        .map(str::trim)
-        .rfind(|l| !l.is_empty())
-        .unwrap_or("");
     let Some(code) = code else {
         return Status::Error(format!("signal {}", signal.unwrap_or(0)));
     };
@@ -115,43 +114,20 @@ pub fn parse_output(stdout: &str, code: Option<i32>, signal: Option<i32>) -> Sta
     if let Some(e) = error {
         return Status::Error(e.into());
     }
-    let code = u8::try_from(code).ok();
-    if code == Some(exit::TRUE) && last == "TRUE" {
-        return Status::True;
-    }
-    if code == Some(exit::FALSE) {
-        if let Some(p) = last
-            .strip_prefix("FALSE(")
-            .and_then(|r| r.strip_suffix(')'))
-            .filter(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_lowercase() || c == '-'))
-        {
-            return Status::False(p.to_string());
+    match agreed_verdict(stdout, Some(code)) {
+        Some(VerdictLine::True) => Status::True,
+        Some(VerdictLine::False(p)) => Status::False(p),
+        Some(VerdictLine::Unknown { class, .. }) => match class {
+            ReasonClass::Timeout => Status::Timeout,
+            ReasonClass::OutOfMemory => Status::OutOfMemory,
+            _ => Status::Unknown,
+        },
+        None => {
+            let last = stdout.lines().map(str::trim).rfind(|l| !l.is_empty());
+            let shown: String = last.unwrap_or("").chars().take(40).collect();
+            Status::Error(format!("exit code {code}, last line '{shown}'"))
         }
     }
-    if code == Some(exit::UNKNOWN) {
-        let reason = match last.strip_prefix("UNKNOWN") {
-            Some("") => Some(String::new()),
-            Some(rest) => rest
-                .strip_prefix(" (")
-                .and_then(|r| r.strip_suffix(')'))
-                .map(|r| r.trim().to_lowercase()),
-            None => None,
-        };
-        if let Some(reason) = reason {
-            return if reason == "timeout" {
-                Status::Timeout
-            } else if reason.contains("out of memory") {
-                Status::OutOfMemory
-            } else {
-                Status::Unknown
-            };
-        }
-    }
-    let shown: String = last.chars().take(40).collect();
-    Status::Error(format!(
-        "exit code {}, last line '{shown}'",
-        code.map_or("?".to_string(), |c| c.to_string())
-    ))
 }
 
 /// An allocation failure, by what stderr says: Rust's abort message, the C++ SAT back end's

@@ -11,18 +11,21 @@ const PRP: &str = "CHECK( init(main()), LTL(G ! call(reach_error())) )\n";
 /// A stand-in for yogar: the answer is written in the input file (`ANSWER: <last line>
 /// <exit>`), or it spins (`SPIN`) to hit the CPU limit. It prints a refinement count and the
 /// data model it was given, and writes a witness for a FALSE when asked; `replay` confirms a
-/// witness unless the input says `REPLAY_FAILS`.
+/// witness unless the input says `REPLAY_FAILS` (or, with `REPLAY_CRASHES`, prints the line
+/// and is killed).
 const FAKE_TOOL: &str = r#"#!/bin/sh
 prev=; cur=; for a; do prev=$cur; cur=$a; done
 if [ "$1" = replay ]; then
   [ "$(cat "$cur")" = witness ] || exit 99
   if grep -q REPLAY_FAILS "$prev"; then echo "witness not confirmed: search exhausted"; exit 1; fi
-  echo "witness confirmed: violation reached"; exit 0
+  echo "witness confirmed: violation reached"
+  if grep -q REPLAY_CRASHES "$prev"; then kill -9 $$; fi
+  exit 0
 fi
 [ "$1" = verify ] || exit 98
 case " $* " in *" --property "*) ;; *) exit 97;; esac
 if grep -q SPIN "$cur"; then while :; do :; done; fi
-line=$(grep '^ANSWER: ' "$cur" | head -n 1 | sed 's/^ANSWER: //; s/ REPLAY_FAILS//')
+line=$(grep '^ANSWER: ' "$cur" | head -n 1 | sed 's/^ANSWER: //; s/ REPLAY_FAILS//; s/ REPLAY_CRASHES//')
 code=${line##* }; verdict=${line% *}
 dm=none; case " $* " in *" --32 "*) dm=ILP32;; *" --64 "*) dm=LP64;; esac
 echo "data model: $dm"
@@ -270,6 +273,15 @@ fn replay_checks_every_false_witness() {
         log.contains("witnesses not confirmed by replay: d1/bug.yml"),
         "{log}"
     );
+
+    // A replay killed after its line is no confirmation: only exit 0 with the line is.
+    f.tasks(
+        &[("d1/bug", false, "FALSE(unreach-call) REPLAY_CRASHES", 10)],
+        true,
+    );
+    let (code, rows, log) = f.run(&["--replay"]);
+    assert_eq!(code, 1, "{log}");
+    assert_eq!(rows["d1/bug.yml"].witness, "not confirmed");
 
     // The earlier run's witness, replayed again (by a validator that now confirms it).
     let earlier = f.root.join("earlier");
