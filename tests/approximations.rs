@@ -4,23 +4,11 @@
 //! through an approximated value, or only through an access beyond a dynamic object's size, is
 //! UNKNOWN with its reason, never FALSE.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
 /// `yogar verify --unwind 2` of a program: (exit code, last stdout line).
 fn verify(name: &str, source: &str) -> (i32, String) {
-    let dir = std::env::temp_dir().join(format!("yogar-approximations-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path: PathBuf = dir.join(format!("{name}.c"));
-    std::fs::write(&path, source).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_yogar"))
-        .args(["verify", "--unwind", "2"])
-        .arg(&path)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let last = stdout.lines().last().unwrap_or("").to_string();
-    (out.status.code().unwrap_or(-1), last)
+    common::verify("approximations", name, source)
 }
 
 #[test]
@@ -54,6 +42,29 @@ fn scan_of_a_literal_is_exact_both_ways() {
         (10, "FALSE(unreach-call)".into())
     );
     assert_eq!(verify("scan_miss", &src(12)), (0, "TRUE".into()));
+}
+
+#[test]
+fn scan_of_a_literal_reads_it_as_the_c_library_does() {
+    let src = |input: &str, cond: &str| {
+        format!(
+            "int sscanf(const char *, const char *, ...);\nextern void reach_error(void);\n\
+             int main(void) {{\n  int x = 0;\n  int r = sscanf(\"{input}\", \"%d\", &x);\n  \
+             if ({cond}) reach_error();\n  return 0;\n}}\n"
+        )
+    };
+    // The library stops at the first NUL: the input is empty, the result EOF.
+    assert_eq!(
+        verify("scan_nul", &src("\\0 5", "r == -1")),
+        (10, "FALSE(unreach-call)".into())
+    );
+    // A number too long for any integer is one conversion out of range (its value not fixed
+    // by the standard), never a matching failure that returns 0.
+    for (name, cond) in [("scan_long_zero", "r == 0"), ("scan_long_one", "r == 1")] {
+        let (code, last) = verify(name, &src(&"1".repeat(45), cond));
+        assert_eq!(code, 5, "{last}");
+        assert!(last.contains("out of range of its conversion"), "{last}");
+    }
 }
 
 #[test]

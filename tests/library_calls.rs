@@ -2,23 +2,11 @@
 //! which the no-body policy (a nondet result, nothing written) cannot model, so the verdict is
 //! UNKNOWN naming the function; the documented read-only library functions keep the policy.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
 /// `yogar verify --unwind 2` of a program: (exit code, last stdout line).
 fn verify(name: &str, source: &str) -> (i32, String) {
-    let dir = std::env::temp_dir().join(format!("yogar-library-calls-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path: PathBuf = dir.join(format!("{name}.c"));
-    std::fs::write(&path, source).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_yogar"))
-        .args(["verify", "--unwind", "2"])
-        .arg(&path)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let last = stdout.lines().last().unwrap_or("").to_string();
-    (out.status.code().unwrap_or(-1), last)
+    common::verify("library-calls", name, source)
 }
 
 /// `fill` may set `x` to 1: a verdict built on `x` staying 0 would be a guess.

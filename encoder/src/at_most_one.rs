@@ -7,8 +7,9 @@
 //! the least CPU time over the set (the read-from choice of every read is such a constraint).
 
 use rustsat::encodings::am1::{Bimander, Encode};
-use rustsat::instances::{BasicVarManager, Cnf};
-use rustsat::types::{Lit as RLit, Var as RVar};
+use rustsat::encodings::CollectClauses;
+use rustsat::instances::BasicVarManager;
+use rustsat::types::{Clause, Lit as RLit, Var as RVar};
 use solver_glue::{Lit, Var};
 
 use crate::Encoder;
@@ -22,28 +23,57 @@ pub(crate) fn bimander(enc: &mut Encoder<'_>, lits: &[Lit]) {
         .iter()
         .map(|l| RLit::new(l.var().to_dimacs(), !l.is_positive()));
     let mut vars = BasicVarManager::from_next_free(RVar::new(offset));
-    let mut cnf = Cnf::new();
-    Bimander::<4>::from_iter(input)
-        .encode(&mut cnf, &mut vars)
-        .expect("an at-most-one over the literals of one formula fits in memory");
-    let mut aux: hashbrown::HashMap<u32, Lit> = hashbrown::HashMap::new();
-    for clause in cnf.iter() {
-        let mapped: Vec<Lit> = clause
-            .iter()
-            .map(|rl| {
-                let n = rl.var().idx32();
-                let lit = if n < offset {
-                    Var::from_dimacs(n).pos()
-                } else {
-                    *aux.entry(n).or_insert_with(|| enc.new_lit())
-                };
-                if rl.is_neg() {
-                    !lit
-                } else {
-                    lit
-                }
-            })
-            .collect();
-        enc.add_clause(&mapped);
+    let mut into = IntoEncoder {
+        enc,
+        offset,
+        aux: hashbrown::HashMap::new(),
+        added: 0,
+    };
+    // The encoding fails only when its collector does, and this one never does.
+    let encoded = Bimander::<4>::from_iter(input).encode(&mut into, &mut vars);
+    debug_assert!(encoded.is_ok());
+}
+
+/// Adds the clauses of a rustsat encoding to the encoder as they come (no intermediate CNF).
+struct IntoEncoder<'e, 's> {
+    enc: &'e mut Encoder<'s>,
+    /// rustsat variables from here on are the encoding's own.
+    offset: u32,
+    /// The encoder's literal of each of the encoding's own variables.
+    aux: hashbrown::HashMap<u32, Lit>,
+    added: usize,
+}
+
+impl CollectClauses for IntoEncoder<'_, '_> {
+    fn n_clauses(&self) -> usize {
+        self.added
+    }
+
+    fn extend_clauses<T>(&mut self, clauses: T) -> Result<(), rustsat::OutOfMemory>
+    where
+        T: IntoIterator<Item = Clause>,
+    {
+        for clause in clauses {
+            let mapped: Vec<Lit> = clause
+                .iter()
+                .map(|rl| {
+                    let n = rl.var().idx32();
+                    let lit = if n < self.offset {
+                        Var::from_dimacs(n).pos()
+                    } else {
+                        let enc = &mut *self.enc;
+                        *self.aux.entry(n).or_insert_with(|| enc.new_lit())
+                    };
+                    if rl.is_neg() {
+                        !lit
+                    } else {
+                        lit
+                    }
+                })
+                .collect();
+            self.enc.add_clause(&mapped);
+            self.added += 1;
+        }
+        Ok(())
     }
 }

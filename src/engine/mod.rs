@@ -408,7 +408,7 @@ impl Deadline {
 /// unsupported construct anywhere (a value read through an unresolved pointer is arbitrary);
 /// so engines first solve under `err ∧ ¬unsupported`, and only when that is impossible ask for
 /// `other` (a loop past its bound, an unsupported construct, an error together with an invalid
-/// read), which makes TRUE an UNKNOWN.
+/// read or an approximated construct), which makes TRUE an UNKNOWN.
 pub struct Checks {
     pub err: solver_glue::Lit,
     pub unsupported: solver_glue::Lit,
@@ -428,14 +428,14 @@ impl Checks {
         let approximated =
             |k: &CheckKind| matches!(k, CheckKind::InvalidRead | CheckKind::Approximate(_));
         let unsupp = lits(&|k| matches!(k, CheckKind::Unsupported(_)) || approximated(k));
-        let invalid_reads = lits(&approximated);
+        let approximations = lits(&approximated);
         let mut others = lits(&|k| !matches!(k, CheckKind::Property(_)) && !approximated(k));
         // An invalid read gives an arbitrary value, an over-approximation, and so does an
         // approximated construct (`CheckKind::Approximate`): it blocks a TRUE only in an
         // execution that also reaches an error (the error may hang on that value).
         let err = enc.or_all(&props);
-        let any_invalid = enc.or_all(&invalid_reads);
-        others.push(enc.and(err, any_invalid));
+        let any_approximated = enc.or_all(&approximations);
+        others.push(enc.and(err, any_approximated));
         Checks {
             err,
             unsupported: enc.or_all(&unsupp),

@@ -44,6 +44,8 @@ impl Symex<'_, '_, '_> {
             .copied()
             .filter(|(o, _)| self.abs[o.index()].is_some_and(|a| may.contains(&a)))
             .collect();
+        // The objects of the set that hold a known lock: every one is in `keys` already.
+        let locked: std::collections::HashSet<ObjId> = keys.iter().map(|&(o, _)| o).collect();
         for (i, &o) in &self.singles {
             if matches!(i, AbsObj::Global(_)) && may.contains(i) {
                 keys.push((o, 0));
@@ -56,9 +58,7 @@ impl Symex<'_, '_, '_> {
         // solver must refute. Leaving a candidate out is sound: a pointer that hits none of
         // them fails the "cannot be resolved" check below, which makes the verdict UNKNOWN.
         for (o, _) in self.mem.objects.iter() {
-            if self.abs[o.index()].is_some_and(|a| may.contains(&a))
-                && !self.locks.keys().any(|&(x, _)| x == o)
-            {
+            if self.abs[o.index()].is_some_and(|a| may.contains(&a)) && !locked.contains(&o) {
                 keys.push((o, 0));
             }
         }

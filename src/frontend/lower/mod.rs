@@ -66,6 +66,22 @@ pub(crate) struct FnCtx {
     pub locals: Vec<VarId>,
 }
 
+impl FnCtx {
+    /// The state at the start of the body of function `id`.
+    pub fn new(id: FuncId) -> FnCtx {
+        FnCtx {
+            id,
+            instrs: Vec::new(),
+            labels: HashMap::new(),
+            gotos: Vec::new(),
+            breaks: Vec::new(),
+            continues: Vec::new(),
+            switches: Vec::new(),
+            locals: Vec::new(),
+        }
+    }
+}
+
 pub(crate) struct SwitchCtx {
     pub case_jumps: Vec<Patch>,
     pub next_case: usize,
@@ -578,16 +594,7 @@ impl<'a> Lowerer<'a> {
             return Err(self.invalid(fd.span, format!("redefinition of function '{name}'")));
         }
         self.bind(&name, Sym::Func(f));
-        self.func_cx = Some(FnCtx {
-            id: f,
-            instrs: Vec::new(),
-            labels: HashMap::new(),
-            gotos: Vec::new(),
-            breaks: Vec::new(),
-            continues: Vec::new(),
-            switches: Vec::new(),
-            locals: Vec::new(),
-        });
+        self.func_cx = Some(FnCtx::new(f));
         self.push_scope();
         let mut pvars = Vec::new();
         let names = params.unwrap_or_default();

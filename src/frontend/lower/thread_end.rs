@@ -247,16 +247,7 @@ impl Lowerer<'_> {
             .map(|(i, &t)| self.new_var(&format!("$param{i}"), t, VarKind::Param(f)))
             .collect();
         self.funcs[f].params = ps.clone();
-        let saved = self.func_cx.replace(FnCtx {
-            id: f,
-            instrs: Vec::new(),
-            labels: HashMap::new(),
-            gotos: Vec::new(),
-            breaks: Vec::new(),
-            continues: Vec::new(),
-            switches: Vec::new(),
-            locals: Vec::new(),
-        });
+        let saved = self.func_cx.replace(FnCtx::new(f));
         let r = build(self, &ps);
         let cx = std::mem::replace(&mut self.func_cx, saved);
         r?;

@@ -156,7 +156,8 @@ fn scan(input: &[u8], dirs: &[Directive]) -> Result<(i64, Vec<u64>), String> {
                 }
                 at += next;
                 let value = fit(v, conv).ok_or_else(|| {
-                    format!("sscanf of {v}, which is out of range of its conversion")
+                    let text = String::from_utf8_lossy(&input[at - next..at]);
+                    format!("sscanf of {text}, which is out of range of its conversion")
                 })?;
                 converted = true;
                 if conv.assign {
@@ -167,6 +168,15 @@ fn scan(input: &[u8], dirs: &[Directive]) -> Result<(i64, Vec<u64>), String> {
     }
     let n = stored.len() as i64;
     Ok((n, stored))
+}
+
+/// The string a literal's bytes hold for the C library: up to its first NUL (`"1\0 2"` is
+/// read as `"1"`).
+fn c_string(mut bytes: Vec<u8>) -> Vec<u8> {
+    if let Some(end) = bytes.iter().position(|&b| b == 0) {
+        bytes.truncate(end);
+    }
+    bytes
 }
 
 /// C's `isspace` in the "C" locale.
@@ -208,9 +218,11 @@ fn read_integer(s: &[u8], base: u32) -> Option<(i128, usize)> {
         b => b,
     };
     let start = i;
+    // Saturates: a number too long for an i128 is still one conversion (its value out of the
+    // range of every type, which `fit` refuses), never a matching failure.
     let mut v: i128 = 0;
     while let Some(d) = s.get(i).and_then(|c| (*c as char).to_digit(base)) {
-        v = v.checked_mul(base as i128)?.checked_add(d as i128)?;
+        v = v.saturating_mul(base as i128).saturating_add(d as i128);
         i += 1;
     }
     if i == start {
@@ -247,7 +259,7 @@ impl Lowerer<'_> {
         let Expression::StringLiteral(f) = &args[1].node else {
             return Err(self.unsupported(span, "sscanf with a format that is not a literal"));
         };
-        let format = self.string_bytes(&f.node, span)?;
+        let format = c_string(self.string_bytes(&f.node, span)?);
         let dirs = parse_format(&format, &self.types).map_err(|m| self.unsupported(span, m))?;
         let convs: Vec<Conversion> = dirs
             .iter()
@@ -268,7 +280,7 @@ impl Lowerer<'_> {
         }
         let int = self.types.int32();
         let literal = match &args[0].node {
-            Expression::StringLiteral(s) => Some(self.string_bytes(&s.node, span)?),
+            Expression::StringLiteral(s) => Some(c_string(self.string_bytes(&s.node, span)?)),
             _ => {
                 self.discard(&args[0])?;
                 None
@@ -361,6 +373,12 @@ mod tests {
         assert_eq!(run("0x1f 017 9", "%i %i %i"), (3, vec![31, 15, 9]));
         assert_eq!(run("ff", "%x"), (1, vec![255]));
         assert_eq!(run("1 2", "%*d %d"), (1, vec![2]));
+        // The library reads up to the first NUL.
+        let dirs = parse_format(&c_string(b"%d\0%d".to_vec()), &Types::new(DataModel::Ilp32));
+        assert_eq!(
+            scan(&c_string(b"1\0 2".to_vec()), &dirs.unwrap()),
+            Ok((1, vec![1]))
+        );
     }
 
     #[test]
@@ -368,6 +386,8 @@ mod tests {
         let types = Types::new(DataModel::Ilp32);
         let dirs = parse_format(b"%d", &types).unwrap();
         assert!(scan(b"4294967296", &dirs).is_err());
+        // Longer than any i128: a conversion out of range, not a matching failure (0).
+        assert!(scan(b"1000000000000000000000000000000000000000000", &dirs).is_err());
         assert!(parse_format(b"%s", &types).is_err());
         assert!(parse_format(b"%3d", &types).is_err());
     }
