@@ -118,6 +118,29 @@ fn atomic_objects_are_unsupported_rather_than_plain() {
 }
 
 #[test]
+fn a_call_of_main_that_reads_its_parameters_is_unsupported() {
+    // main's parameters get arbitrary values at its entry, which is right for the call by the
+    // environment but not for `main(3, 0)`: the callee would not see 3.
+    let p = write(
+        "rmain.c",
+        "int main(int argc, char **argv) {\n  if (argc > 100)\n    return main(3, 0);\n  return 0;\n}\n",
+    );
+    let (code, _, err) = parse(&p);
+    assert_eq!(code, exit::UNKNOWN as i32, "{err}");
+    assert!(
+        err.contains("rmain.c:3: unsupported: a call of main"),
+        "{err}"
+    );
+    // Without parameters there is nothing to over-approximate: recursion into main is fine.
+    let q = write(
+        "rmain_void.c",
+        "int d;\nint main(void) {\n  if (++d < 3)\n    return main();\n  return 0;\n}\n",
+    );
+    let (code, _, err) = parse(&q);
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
 fn type_errors_are_input_errors_with_a_location() {
     let p = write("undeclared.c", "int main() {\n  return y;\n}\n");
     let (code, _, err) = parse(&p);

@@ -815,6 +815,9 @@ impl<'a> Lowerer<'a> {
             .get("main")
             .copied()
             .filter(|f| self.funcs[*f].body.is_some());
+        if let Some(m) = main {
+            self.poison_calls_of_main(m);
+        }
         let poisoned = std::mem::take(&mut self.poisoned);
         let mut prog = Program {
             types: self.types,
@@ -838,6 +841,42 @@ impl<'a> Lowerer<'a> {
             return Err(e);
         }
         Ok(prog)
+    }
+
+    /// `main`'s first instructions give its parameters arbitrary values (see
+    /// [`Self::main_arguments`]): right for the call by the environment, an unmarked
+    /// over-approximation for a call by the program, which passes values of its own. A
+    /// function that calls `main` or takes its address while `main` reads its parameters is
+    /// therefore unsupported (an error when it is reachable).
+    fn poison_calls_of_main(&mut self, main: FuncId) {
+        let reads_params = self.funcs[main].body.as_ref().is_some_and(|b| {
+            (0..self.main_entry.min(b.instrs.len()))
+                .any(|i| !matches!(b.instrs[InstrId::new(i)].kind, InstrKind::Skip))
+        });
+        if !reads_params {
+            return;
+        }
+        for (caller, f) in self.funcs.iter() {
+            let Some(body) = &f.body else { continue };
+            let site = body.instrs.values().find(|ins| {
+                let mut refers = matches!(
+                    ins.kind,
+                    InstrKind::Call { callee: Callee::Direct(g), .. } if g == main
+                );
+                ins.kind.walk_exprs(&mut |e| {
+                    refers |= matches!(e.kind, ExprKind::FuncAddr(g) if g == main);
+                });
+                refers
+            });
+            if let Some(ins) = site {
+                let err = FrontendError::Unsupported(format!(
+                    "{}:{}: unsupported: a call of main, which reads its parameters",
+                    self.map.file_name(ins.loc.file),
+                    ins.loc.line
+                ));
+                self.poisoned.push((caller, err));
+            }
+        }
     }
 
     /// Applies the policy for functions without a body: the call becomes `Nondet` of the
