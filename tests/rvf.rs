@@ -17,17 +17,22 @@ fn load(name: &str) -> Program {
     frontend::load_file(&path, DataModel::Lp64).expect("program lowers")
 }
 
+/// Loops unrolled twice, the bound asserted.
+fn bounds() -> Bounds {
+    Bounds {
+        unwind: 2,
+        unwindset: Default::default(),
+        assertions: true,
+        spin_reduction: false,
+    }
+}
+
 /// The whole space, violations included, with the classes counted.
 fn rvf_all(prog: &Program) -> rvf::Report {
     rvf::explore(
         prog,
         &rvf::Options {
-            bounds: Bounds {
-                unwind: 2,
-                unwindset: Default::default(),
-                assertions: true,
-                spin_reduction: false,
-            },
+            bounds: bounds(),
             budget: Budget::default(),
             all: true,
             count_classes: true,
@@ -43,6 +48,18 @@ fn verdict(name: &str) -> Verdict {
         None,
     )
     .verdict
+}
+
+/// Asserts rvf's verdict on each program: TRUE on `safe`, FALSE on `unsafe_`.
+fn assert_verdicts(safe: &[&str], unsafe_: &[&str]) {
+    for name in safe {
+        let v = verdict(name);
+        assert!(matches!(v, Verdict::True { .. }), "{name}: {v:?}");
+    }
+    for name in unsafe_ {
+        let v = verdict(name);
+        assert!(matches!(v, Verdict::False { .. }), "{name}: {v:?}");
+    }
 }
 
 /// B2 (the paper's Fig. 6 run): 3 RVF classes, explored in 2 executions, as in the paper's
@@ -64,14 +81,7 @@ fn b2_rvf_explores_2_executions_covering_3_rvf_classes() {
 
 #[test]
 fn b2_verdicts() {
-    assert!(matches!(
-        verdict("paper_b2_fig6_safe.c"),
-        Verdict::True { .. }
-    ));
-    assert!(matches!(
-        verdict("paper_b2_fig6_unsafe.c"),
-        Verdict::False { .. }
-    ));
+    assert_verdicts(&["paper_b2_fig6_safe.c"], &["paper_b2_fig6_unsafe.c"]);
 }
 
 /// C2: the read of x observes 0 or 5 (3 reads-from classes: the initial value, p's or q's
@@ -81,14 +91,7 @@ fn c2_rvf_explores_2_executions_and_2_classes() {
     let r = rvf_all(&load("paper_c2_dcdpor_safe.c"));
     assert_eq!(r.findings.stats.executions, 2, "{:?}", r.findings.stats);
     assert_eq!(r.classes, Some(2));
-    assert!(matches!(
-        verdict("paper_c2_dcdpor_safe.c"),
-        Verdict::True { .. }
-    ));
-    assert!(matches!(
-        verdict("paper_c2_dcdpor_unsafe.c"),
-        Verdict::False { .. }
-    ));
+    assert_verdicts(&["paper_c2_dcdpor_safe.c"], &["paper_c2_dcdpor_unsafe.c"]);
 }
 
 /// B3 with 3 threads (`x = 1; a_i = x;`): every read observes 1, one class, one execution.
@@ -97,28 +100,20 @@ fn b3_rvf_explores_one_execution() {
     let r = rvf_all(&load("paper_b3_exponential_n3.c"));
     assert_eq!(r.findings.stats.executions, 1, "{:?}", r.findings.stats);
     assert_eq!(r.classes, Some(1));
-    assert!(matches!(
-        verdict("paper_b3_exponential_n3.c"),
-        Verdict::True { .. }
-    ));
+    assert_verdicts(&["paper_b3_exponential_n3.c"], &[]);
 }
 
 /// C1 (bodies as atomic blocks): TRUE from z = -2, FALSE from z = -1 (only r.q.p ends with
 /// z == -1 there: an exploration that merged q's runs wrongly would miss it).
 #[test]
 fn c1_verdicts() {
-    assert!(matches!(
-        verdict("paper_c1_atomic_zm2_true.c"),
-        Verdict::True { .. }
-    ));
-    assert!(matches!(
-        verdict("paper_c1_working_example_zm2.c"),
-        Verdict::True { .. }
-    ));
-    assert!(matches!(
-        verdict("paper_c1_working_example_zm1.c"),
-        Verdict::False { .. }
-    ));
+    assert_verdicts(
+        &[
+            "paper_c1_atomic_zm2_true.c",
+            "paper_c1_working_example_zm2.c",
+        ],
+        &["paper_c1_working_example_zm1.c"],
+    );
 }
 
 /// The instances explored are never more than the runs source-DPOR explores (one per
@@ -136,12 +131,7 @@ fn rvf_explores_no_more_than_dpor() {
         let d = yogar::explore::dpor::explore(
             &prog,
             &yogar::explore::dpor::Options {
-                bounds: Bounds {
-                    unwind: 2,
-                    unwindset: Default::default(),
-                    assertions: true,
-                    spin_reduction: false,
-                },
+                bounds: bounds(),
                 budget: Budget::default(),
                 constrained: false,
                 all: true,
