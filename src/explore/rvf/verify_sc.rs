@@ -71,8 +71,6 @@ pub struct Found<'p> {
     pub ended: Vec<Ended>,
     /// Witness prefixes visited.
     pub states: u64,
-    /// Candidate observations the closure rejected.
-    pub rejected: u64,
 }
 
 /// Why the search stopped early.
@@ -241,7 +239,6 @@ pub fn search<'p>(
                             None => {
                                 // The closure rejects it: no witness, nothing to search.
                                 let rejected = !closure::consistent(inst, Some((c, &ev)));
-                                found.rejected += u64::from(rejected);
                                 cands.push(ev);
                                 done.push(rejected);
                                 cands.len() - 1
