@@ -148,6 +148,27 @@ fn rvf_explores_no_more_than_dpor() {
     }
 }
 
+/// A write through a thread-local pointer to a heap object another thread frees: the order
+/// in which the write meets the dead object is a real run that traps, so the answer is
+/// UNKNOWN (as dpor's), never TRUE. Were such writes non-read events, every extension would
+/// run the write before the free and never meet that order.
+#[test]
+fn write_after_a_concurrent_free_is_not_true() {
+    // The freeing thread finds the pointer in a global (a read) or in its argument.
+    for (how, arg, freed) in [("global", "0", "p"), ("argument", "q", "a")] {
+        let src = format!(
+            "#include <pthread.h>\n#include <stdlib.h>\nint *p;\n\
+             void *t1(void *a) {{ free({freed}); return 0; }}\n\
+             int main(void) {{ pthread_t t; int *q = malloc(sizeof(int)); p = q;\n\
+             pthread_create(&t, 0, t1, {arg}); *q = 1; pthread_join(t, 0); return 0; }}\n"
+        );
+        let prog = frontend::load_source(&src, DataModel::Lp64).expect("program lowers");
+        let v = yogar::explore::verify(&prog, &EngineOptions::with_unwind(2), Explorer::Rvf, None)
+            .verdict;
+        assert!(matches!(v, Verdict::Unknown(_)), "{how}: {v:?}");
+    }
+}
+
 /// A budget of executions answers UNKNOWN with that reason.
 #[test]
 fn budget_gives_unknown() {

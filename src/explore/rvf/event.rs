@@ -13,10 +13,14 @@
 //!   acquisition or trylock observes its mutex, a join the joined thread's end, a thread
 //!   creation the thread table (it takes the next thread number). As in the paper's mutex
 //!   extension every acquisition has exactly one good write (the release it follows);
-//! - a nondet value chosen by the step (enumerated like a read of a free input).
+//! - a nondet value chosen by the step (enumerated like a read of a free input);
+//! - for a write to an object that can die (a heap or stack object, not a global): that the
+//!   object was alive. Whether such a write traps depends on whether another thread freed
+//!   the object first, so it is not a non-read event: as one, the exploration would run it
+//!   early in every extension and never meet the order in which it hits a dead object.
 //!
-//! A step that observes nothing (a write, an unlock, a thread's end) is a *non-read* event:
-//! it is always enabled and its effect depends on its thread alone.
+//! A step that observes nothing (a write to a global, an unlock, a thread's end) is a
+//! *non-read* event: it is always enabled and its effect depends on its thread alone.
 
 use std::collections::BTreeMap;
 
@@ -42,6 +46,8 @@ pub enum Obs {
     Sync(Option<EvId>),
     /// A nondet value the step took.
     Choice(u64),
+    /// A write found its object (one that can die) alive.
+    Alive,
 }
 
 /// A step whose accesses the exploration cannot model exactly.
@@ -129,6 +135,8 @@ pub fn run<'p>(
                     .ok_or(Unmodelled::Access("a read without its value"))?;
                 obs.push(Obs::Mem(v));
             }
+            // Globals (owner 0) never die.
+            Target::Mem { obj, .. } if obj.owner != 0 => obs.push(Obs::Alive),
             Target::Mem { .. } => {}
             Target::Everything | Target::Globals => {
                 return Err(Unmodelled::Access(

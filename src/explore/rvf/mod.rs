@@ -452,10 +452,12 @@ fn hash_instance(inst: &[Vec<Ev>]) -> u64 {
         for e in evs {
             e.choices.hash(&mut h);
             for o in &e.obs {
+                std::mem::discriminant(o).hash(&mut h);
                 match o {
                     Obs::Mem(v) => hash_value(v, &mut h),
                     Obs::Sync(w) => w.hash(&mut h),
                     Obs::Choice(c) => c.hash(&mut h),
+                    Obs::Alive => {}
                 }
             }
         }
