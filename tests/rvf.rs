@@ -50,6 +50,12 @@ fn verdict(name: &str) -> Verdict {
     .verdict
 }
 
+/// rvf's verdict on the C program `src`.
+fn source_verdict(src: &str) -> Verdict {
+    let prog = frontend::load_source(src, DataModel::Lp64).expect("program lowers");
+    yogar::explore::verify(&prog, &EngineOptions::with_unwind(2), Explorer::Rvf, None).verdict
+}
+
 /// Asserts rvf's verdict on each program: TRUE on `safe`, FALSE on `unsafe_`.
 fn assert_verdicts(safe: &[&str], unsafe_: &[&str]) {
     for name in safe {
@@ -162,11 +168,27 @@ fn write_after_a_concurrent_free_is_not_true() {
              int main(void) {{ pthread_t t; int *q = malloc(sizeof(int)); p = q;\n\
              pthread_create(&t, 0, t1, {arg}); *q = 1; pthread_join(t, 0); return 0; }}\n"
         );
-        let prog = frontend::load_source(&src, DataModel::Lp64).expect("program lowers");
-        let v = yogar::explore::verify(&prog, &EngineOptions::with_unwind(2), Explorer::Rvf, None)
-            .verdict;
+        let v = source_verdict(&src);
         assert!(matches!(v, Verdict::Unknown(_)), "{how}: {v:?}");
     }
+}
+
+/// A release after another thread's `pthread_mutex_init` of the held mutex traps (as dpor
+/// finds: the thread no longer holds it), so the answer is UNKNOWN, never TRUE. The init
+/// runs only once the critical section's write is seen; were the release a non-read event,
+/// every extension would run it right after the acquisition, before the init.
+#[test]
+fn release_after_a_concurrent_init_is_not_true() {
+    let src = "#include <pthread.h>\n\
+               pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\nint x;\n\
+               void *t1(void *a) { pthread_mutex_lock(&m); x = 1; pthread_mutex_unlock(&m); \
+               return 0; }\n\
+               void *t2(void *a) { if (x == 1) pthread_mutex_init(&m, 0); return 0; }\n\
+               int main(void) { pthread_t a, b; pthread_create(&a, 0, t1, 0);\n\
+               pthread_create(&b, 0, t2, 0); pthread_join(a, 0); pthread_join(b, 0); \
+               return 0; }\n";
+    let v = source_verdict(src);
+    assert!(matches!(v, Verdict::Unknown(_)), "{v:?}");
 }
 
 /// A budget of executions answers UNKNOWN with that reason.
