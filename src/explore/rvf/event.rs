@@ -9,14 +9,19 @@
 //! What a step observes ([`Obs`]):
 //! - a shared memory read: its exact value (the bytes and the pointers they carry), not its
 //!   source: the reads-value-from equivalence compares values only;
-//! - a synchronisation object it depends on: the step that last wrote it. A lock
-//!   acquisition or trylock observes its mutex, a join the joined thread's end, a thread
-//!   creation the thread table (it takes the next thread number). As in the paper's mutex
-//!   extension every acquisition has exactly one good write (the release it follows);
-//! - a nondet value chosen by the step (enumerated like a read of a free input).
+//! - a synchronisation object it depends on: the step that last wrote it. Every mutex
+//!   operation (acquisition, trylock, release, init, destroy) observes its mutex, a join
+//!   the joined thread's end, a thread creation the thread table (it takes the next thread
+//!   number). As in the paper's mutex extension every acquisition has exactly one good
+//!   write (the release it follows); unlike it, a release is a read too (see `run`);
+//! - a nondet value chosen by the step (enumerated like a read of a free input);
+//! - for a write to an object that can die (a heap or stack object, not a global): that the
+//!   object was alive. Whether such a write traps depends on whether another thread freed
+//!   the object first, so it is not a non-read event: as one, the exploration would run it
+//!   early in every extension and never meet the order in which it hits a dead object.
 //!
-//! A step that observes nothing (a write, an unlock, a thread's end) is a *non-read* event:
-//! it is always enabled and its effect depends on its thread alone.
+//! A step that observes nothing (a write to a global, a thread's end) is a *non-read*
+//! event: it is always enabled and its effect depends on its thread alone.
 
 use std::collections::BTreeMap;
 
@@ -42,6 +47,8 @@ pub enum Obs {
     Sync(Option<EvId>),
     /// A nondet value the step took.
     Choice(u64),
+    /// A write found its object (one that can die) alive.
+    Alive,
 }
 
 /// A step whose accesses the exploration cannot model exactly.
@@ -112,7 +119,6 @@ pub fn run<'p>(
     if matches!(kind, Some(InstrKind::CondWait { .. })) {
         return Err(Unmodelled::Access("pthread_cond_wait in the rvf explorer"));
     }
-    let trylock = matches!(kind, Some(InstrKind::MutexTryLock { .. }));
     let mut machine = m.clone();
     let step = sched::run_step(&mut machine, t, forced).map_err(Unmodelled::Input)?;
     let mut obs = Vec::new();
@@ -129,6 +135,8 @@ pub fn run<'p>(
                     .ok_or(Unmodelled::Access("a read without its value"))?;
                 obs.push(Obs::Mem(v));
             }
+            // Globals (owner 0) never die.
+            Target::Mem { obj, .. } if obj.owner != 0 => obs.push(Obs::Alive),
             Target::Mem { .. } => {}
             Target::Everything | Target::Globals => {
                 return Err(Unmodelled::Access(
@@ -137,9 +145,16 @@ pub fn run<'p>(
             }
             target => {
                 let key = sync_key(&target).expect("a synchronisation target");
-                let reads = !a.write
-                    || matches!(target, Target::Threads)
-                    || (matches!(target, Target::Mutex(..)) && (step.acquire.is_some() || trylock));
+                // Every mutex operation observes the mutex's last writer, a release too:
+                // an init or destroy frees the mutex whoever holds it, so whether a release
+                // traps (the thread no longer holds it) depends on another thread, and as a
+                // non-read event it would go into every extension right after its thread's
+                // acquisition, never meeting the order with the init in between. Then the
+                // writes of a mutex form a chain the instance fixes, so who holds it after
+                // the instance is the same in every witness: the skip of waiting locks in
+                // `mod.rs` rests on this. Only a thread's end (its done object) is a pure
+                // write.
+                let reads = !a.write || !matches!(target, Target::Done(_));
                 if reads {
                     let writer = sync.get(&key).copied();
                     obs.push(Obs::Sync(writer));

@@ -11,8 +11,8 @@
 //! follows, the nondet values). A thread is deterministic given its observations, so the
 //! instance fixes its events. From a node (the paper's Algorithm 2, one read per level):
 //! 1. the instance's witness (a run, found by VerifySC, `verify_sc`) is extended maximally
-//!    by non-read events (writes, unlocks, ends: always enabled, their effect fixed by their
-//!    thread); a run that ends there (every thread finished or blocked, or a violation, trap
+//!    by non-read events (writes to globals, thread ends: always enabled, their effect
+//!    fixed by their thread); a run that ends there (every thread finished or blocked, or a violation, trap
 //!    or bound) is a leaf, a complete execution;
 //! 2. for every thread that is not over, its next event is a read; VerifySC enumerates every
 //!    value that read can observe in some witness of the extended instance plus that read,
@@ -191,11 +191,11 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
             // A join or lock that waits once the whole instance has run has no witness that
             // runs every event of the instance: a join waits for a thread whose last event is
             // not in the instance, so it waits in every witness prefix; a lock waits for a
-            // mutex that a thread of the instance holds at the end of every witness (whether
-            // a thread holds it depends on its own events only), while the lock, the last
-            // event of its thread, would hold it there too. The search is skipped. No run is
-            // lost: the completeness argument below only uses children that have a witness
-            // running the whole instance.
+            // mutex that a thread of the instance holds at the end of every witness (the
+            // writes of a mutex form a chain the observations fix: see `event::run`), while
+            // the lock, the last event of its thread, would hold it there too. The search is
+            // skipped. No run is lost: the completeness argument below only uses children
+            // that have a witness running the whole instance.
             let waits = matches!(
                 node.machine.next_kind(t),
                 Some(InstrKind::ThreadJoin { .. } | InstrKind::MutexLock(_))
@@ -452,10 +452,12 @@ fn hash_instance(inst: &[Vec<Ev>]) -> u64 {
         for e in evs {
             e.choices.hash(&mut h);
             for o in &e.obs {
+                std::mem::discriminant(o).hash(&mut h);
                 match o {
                     Obs::Mem(v) => hash_value(v, &mut h),
                     Obs::Sync(w) => w.hash(&mut h),
                     Obs::Choice(c) => c.hash(&mut h),
+                    Obs::Alive => {}
                 }
             }
         }

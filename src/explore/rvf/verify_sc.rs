@@ -71,8 +71,6 @@ pub struct Found<'p> {
     pub ended: Vec<Ended>,
     /// Witness prefixes visited.
     pub states: u64,
-    /// Candidate observations the closure rejected.
-    pub rejected: u64,
 }
 
 /// Why the search stopped early.
@@ -241,7 +239,6 @@ pub fn search<'p>(
                             None => {
                                 // The closure rejects it: no witness, nothing to search.
                                 let rejected = !closure::consistent(inst, Some((c, &ev)));
-                                found.rejected += u64::from(rejected);
                                 cands.push(ev);
                                 done.push(rejected);
                                 cands.len() - 1
@@ -266,14 +263,15 @@ pub fn search<'p>(
     Ok(found)
 }
 
-/// The observations a lock acquisition `ev` of thread `c` (the candidate, observed once) can
-/// make in a witness of `inst` plus it, as far as the closure can tell: `None` when `ev` is
-/// not a plain acquisition (one observation, of a mutex, no nondet value, not ending the run).
+/// The observations a mutex operation `ev` of thread `c` (the candidate, observed once: an
+/// acquisition, a release, ...) can make in a witness of `inst` plus it, as far as the
+/// closure can tell: `None` when `ev` observes anything but its mutex (one observation, of a
+/// mutex, no nondet value, not ending the run).
 ///
-/// Why the search may stop once each of these is found or rejected: the acquisition observes
+/// Why the search may stop once each of these is found or rejected: the operation observes
 /// the last writer of its mutex, which in a witness prefix is an event of the instance that
 /// writes the mutex, or no writer; every observation outside the returned list is one the
-/// closure rejects, with the acquisition counted as writing nothing (fewer writes give fewer
+/// closure rejects, with the operation counted as writing nothing (fewer writes give fewer
 /// closure edges, so a rejection holds for the real event too, whatever it writes). The
 /// thread's next step is fixed by its observations, so two runs of it that observe the
 /// same writer are the same event: the candidates found cover every outcome.
