@@ -17,6 +17,40 @@
 //! synchronisation: a mutex operation writes the mutex, a creation the thread table, a
 //! thread's end its `done` flag that a join reads. A step's nondet values are choices of the
 //! step: every choice is explored below the same node (each is a different event).
+//!
+//! # Condition variables
+//!
+//! The interpreter gives `pthread_cond_wait(c, m)` the semantics of the SAT path
+//! (`symex::atomic`): POSIX allows spurious wake-ups, so a wait is `unlock(m); lock(m)`, and
+//! `pthread_cond_signal`, `pthread_cond_broadcast`, `pthread_cond_init` and
+//! `pthread_cond_destroy` change nothing. The wait is two visible steps: the release (the
+//! thread's mutex is freed and the thread waits, `Step::release`) and the wake-up (enabled
+//! only while the mutex is free; it takes it, `Step::acquire` as a blocking acquisition).
+//! Both log a write of the mutex, like an unlock and a lock. So the runs the explorer can
+//! make are exactly those of the program with every wait replaced by an unlock and a lock,
+//! and no interleaving class is lost:
+//! - the dependence of the two halves is that of an unlock and a lock of `m`: every other
+//!   operation of `m` conflicts with them; the release followed by another thread's
+//!   acquisition of `m` is ordered by the mutex (not a reversible race), and the wake-up, as
+//!   an acquisition, races with the previous acquisition of `m` by another thread
+//!   (`hb::races`), so the order in which a woken waiter and another locker get `m` is
+//!   reversed like that of two lockers;
+//! - a signal or broadcast is independent of every step, a wait on the same condition
+//!   variable included: it has no effect, so a wake-up before the signal is as possible as
+//!   one after it, and the runs differing only in where the signal sits reach the same
+//!   states. (Making a wake-up wait for a signal would drop the spurious runs that the SAT
+//!   engines explore, and the two could then disagree.) Its pointer argument is not even
+//!   evaluated, on either path;
+//! - a thread whose wake-up waits for a held mutex is disabled, exactly as a thread whose
+//!   lock waits, so sleep sets and backtrack choices treat it as the lock;
+//! - `constraints` never commutes a step that acquires or releases a mutex, and the static
+//!   footprint of a wait writes synchronisation state, so the constrained variant adds no
+//!   reduction around waits;
+//! - the loop bound: a loop around a wait has a visible effect in every iteration (the two
+//!   mutex writes), so the interpreter's effect-free-iteration rule never cuts it, as in
+//!   symex. Symex additionally blocks the second pass of a wait whose segment only held the
+//!   mutex (`symex::spin`): that cuts runs whose errors other runs within the same bound
+//!   reach, so the explorers, which keep those runs, find the same errors.
 
 pub mod constraints;
 pub mod hb;
@@ -179,17 +213,6 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
         let (p, prefix) = next.expect("chosen");
         if let Some(why) = out_of_budget(&opts.budget, &f.stats) {
             f.give_up(why);
-            break;
-        }
-        // Condition waits gave a wrong TRUE on a test program (a release/acquire pair of the
-        // wait is mis-ordered somewhere): unsupported until that is found.
-        if matches!(
-            top.machine.next_kind(p),
-            Some(crate::ir::InstrKind::CondWait { .. })
-        ) {
-            f.give_up(UnknownReason::unsupported(
-                "pthread_cond_wait in the explorers",
-            ));
             break;
         }
         let mut m = top.machine.clone();

@@ -10,7 +10,8 @@
 //! - a shared memory read: its exact value (the bytes and the pointers they carry), not its
 //!   source: the reads-value-from equivalence compares values only;
 //! - a synchronisation object it depends on: the step that last wrote it. Every mutex
-//!   operation (acquisition, trylock, release, init, destroy) observes its mutex, a join
+//!   operation (acquisition, trylock, release, init, destroy; a condition wait's release
+//!   and its wake-up, which are a release and an acquisition) observes its mutex, a join
 //!   the joined thread's end, a thread creation the thread table (it takes the next thread
 //!   number). As in the paper's mutex extension every acquisition has exactly one good
 //!   write (the release it follows); unlike it, a release is a read too (see `run`);
@@ -27,7 +28,6 @@ use std::collections::BTreeMap;
 
 use crate::explore::interp::{Machine, Target, Value};
 use crate::explore::sched::{self, Choice, Step, Unenumerable};
-use crate::ir::InstrKind;
 
 /// An event: thread, position in the thread (0-based).
 pub type EvId = (usize, u32);
@@ -56,7 +56,7 @@ pub enum Obs {
 pub enum Unmodelled {
     /// A nondet input with too many values.
     Input(Unenumerable),
-    /// An over-approximated access (all memory, all globals) or a condition wait.
+    /// An over-approximated access (all memory, all globals).
     Access(&'static str),
 }
 
@@ -115,10 +115,6 @@ pub fn run<'p>(
     forced: &[u64],
     sync: &SyncWriters,
 ) -> Result<Ran<'p>, Unmodelled> {
-    let kind = m.next_kind(t);
-    if matches!(kind, Some(InstrKind::CondWait { .. })) {
-        return Err(Unmodelled::Access("pthread_cond_wait in the rvf explorer"));
-    }
     let mut machine = m.clone();
     let step = sched::run_step(&mut machine, t, forced).map_err(Unmodelled::Input)?;
     let mut obs = Vec::new();

@@ -196,10 +196,13 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
             // the lock, the last event of its thread, would hold it there too. The search is
             // skipped. No run is lost: the completeness argument below only uses children
             // that have a witness running the whole instance.
-            let waits = matches!(
-                node.machine.next_kind(t),
-                Some(InstrKind::ThreadJoin { .. } | InstrKind::MutexLock(_))
-            );
+            // The wake-up of a condition wait is a lock of its mutex (the wait is an unlock
+            // and a lock, see `dpor`'s "Condition variables").
+            let waits = match node.machine.next_kind(t) {
+                Some(InstrKind::ThreadJoin { .. } | InstrKind::MutexLock(_)) => true,
+                Some(InstrKind::CondWait { .. }) => node.machine.cond_waiting(t),
+                _ => false,
+            };
             if waits && !node.machine.enabled(t) {
                 continue;
             }
