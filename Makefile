@@ -3,7 +3,7 @@ CARGO ?= cargo
 YOGAR := target/release/yogar
 EXAMPLE := tests/programs/readme_example.c
 
-.PHONY: build test lint bench run fmt regress
+.PHONY: build test lint bench run fmt regress agree
 
 build:
 	$(CARGO) build --release --workspace
@@ -38,3 +38,10 @@ SVB ?= ../shared/sv-benchmarks
 REGRESS_ARGS ?=
 regress: build
 	$(CARGO) run --release -p yogar-bench -- regress --svb $(SVB) --yogar $(YOGAR) $(REGRESS_ARGS)
+
+# Agreement of the default SAT engine and the explorers (dpor, cdpor, rvf) on every shared
+# unreach-call task at the same bound (--unwind 2 --no-unwinding-assertions), 60 s CPU per run,
+# 2 runs at a time; fails when two of them give TRUE and FALSE on one task. Options of
+# `yogar-bench agree --help`, e.g. ARGS="--filter pthread-ext --limit-cpu 10".
+agree: build
+	$(CARGO) run --release -p yogar-bench -- agree --svb $(SVB) --yogar $(YOGAR) $(ARGS)

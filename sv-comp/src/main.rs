@@ -8,8 +8,10 @@
 //! `rsmc` (the POWER explorer on the SB+kW family).
 //!
 //! `yogar-bench regress ...` (`make regress`) is the SV-COMP regression runner instead, with
-//! a command line of its own (`regress --help`).
+//! a command line of its own (`regress --help`), and `yogar-bench agree ...` (`make agree`)
+//! the agreement check of the SAT engine and the explorers on those tasks (`agree --help`).
 
+mod agree;
 mod child;
 mod engines;
 mod explore;
@@ -56,6 +58,16 @@ fn main() -> ExitCode {
     if args.first().map(String::as_str) == Some("regress") {
         let (mut out, mut err) = (std::io::stdout(), std::io::stderr());
         return ExitCode::from(regress::run(
+            &args[1..],
+            &mut regress::Log {
+                out: &mut out,
+                err: &mut err,
+            },
+        ));
+    }
+    if args.first().map(String::as_str) == Some("agree") {
+        let (mut out, mut err) = (std::io::stdout(), std::io::stderr());
+        return ExitCode::from(agree::run(
             &args[1..],
             &mut regress::Log {
                 out: &mut out,
@@ -135,6 +147,7 @@ fn run(args: &[String]) -> u8 {
                      [--tasks N] [--all] [--unwind N] [--jobs N]\n\
                      sections: {}\n\
                      yogar-bench regress --help: the SV-COMP regression (make regress)\n\
+                     yogar-bench agree --help: SAT engine and explorers agree (make agree)\n\
                      engines: {} tasks spread over directories by default (all matching with \
                      --filter), {} s per engine run",
                     SECTIONS.join(", "),

@@ -11,9 +11,9 @@
 //! (`--benchexec-xml` writes a copy for this checkout).
 
 mod benchmark_def;
-mod status;
+pub(crate) mod status;
 mod table;
-mod tasks;
+pub(crate) mod tasks;
 #[cfg(test)]
 mod tests;
 
@@ -117,7 +117,7 @@ pub struct Log<'a> {
 
 const USAGE: u8 = 2;
 
-fn repo_root() -> PathBuf {
+pub(crate) fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .map(Path::to_path_buf)
@@ -153,10 +153,11 @@ pub fn run(argv: &[String], log: &mut Log) -> u8 {
     }
 }
 
-fn regress(args: &Args, log: &mut Log) -> Result<u8, String> {
-    let svb = args
-        .svb
-        .clone()
+/// The sv-benchmarks checkout: `given`, else `$SVB`, else `../shared/sv-benchmarks` beside
+/// the repository.
+pub(crate) fn find_svb(given: Option<&Path>) -> Result<PathBuf, String> {
+    let svb = given
+        .map(Path::to_path_buf)
         .or_else(|| yogar::svcomp::sv_benchmarks(None))
         .unwrap_or_else(|| repo_root().join("../shared/sv-benchmarks"));
     if !svb.join("c").is_dir() {
@@ -165,7 +166,11 @@ fn regress(args: &Args, log: &mut Log) -> Result<u8, String> {
             svb.display()
         ));
     }
-    let svb = svb.canonicalize().unwrap_or(svb);
+    Ok(svb.canonicalize().unwrap_or(svb))
+}
+
+fn regress(args: &Args, log: &mut Log) -> Result<u8, String> {
+    let svb = find_svb(args.svb.as_deref())?;
     if let (Some(out), false) = (&args.benchexec_xml, args.filter.is_some() || args.quick) {
         write_definition(&svb, out, None)?;
         let _ = writeln!(log.out, "regress: wrote {}", out.display());
@@ -327,8 +332,13 @@ fn write_definition(svb: &Path, out: &Path, tasks: Option<&[String]>) -> Result<
 }
 
 fn find_yogar(args: &Args) -> Result<PathBuf, String> {
-    let yogar = match &args.yogar {
-        Some(p) => std::path::absolute(p).unwrap_or_else(|_| p.clone()),
+    yogar_at(args.yogar.as_deref())
+}
+
+/// The yogar binary: `given`, else the one beside this executable, else the release build.
+pub(crate) fn yogar_at(given: Option<&Path>) -> Result<PathBuf, String> {
+    let yogar = match given {
+        Some(p) => std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()),
         None => {
             crate::runs::yogar_binary().unwrap_or_else(|| repo_root().join("target/release/yogar"))
         }
@@ -343,8 +353,9 @@ fn find_yogar(args: &Args) -> Result<PathBuf, String> {
     }
 }
 
-/// What every run of one regression shares: the binary, its options and the limits.
-struct Runs {
+/// What every run of one regression shares: the binary, its options and the limits (also
+/// the runner of `agree`).
+pub(crate) struct Runs {
     yogar: PathBuf,
     extra: Vec<String>,
     default_data_model: Option<DataModel>,
@@ -373,28 +384,33 @@ impl std::fmt::Display for Replayed {
 
 impl Runs {
     fn new(args: &Args, yogar: &Path, logs: PathBuf) -> Runs {
-        Runs {
-            yogar: yogar.to_path_buf(),
-            extra: args
-                .yogar_args
+        let mut runs = Runs::with(
+            yogar,
+            args.yogar_args
                 .split_whitespace()
                 .map(String::from)
                 .collect(),
-            default_data_model: match args.default_data_model {
-                DefaultDataModel::Ilp32 => Some(DataModel::Ilp32),
-                DefaultDataModel::Lp64 => Some(DataModel::Lp64),
-                DefaultDataModel::Unset => None,
-            },
-            limits: Limits {
-                cpu: args.limit_cpu as f64,
-                memory: (args.limit_mem > 0).then(|| args.limit_mem * 1024 * 1024),
-                wall: Duration::from_secs_f64(
-                    args.limit_wall
-                        .unwrap_or(2.0 * args.limit_cpu as f64 + 10.0)
-                        .max(0.1),
-                ),
-            },
-            replay: args.replay,
+            limits(args.limit_cpu, args.limit_mem, args.limit_wall),
+            logs,
+        );
+        runs.default_data_model = match args.default_data_model {
+            DefaultDataModel::Ilp32 => Some(DataModel::Ilp32),
+            DefaultDataModel::Lp64 => Some(DataModel::Lp64),
+            DefaultDataModel::Unset => None,
+        };
+        runs.replay = args.replay;
+        runs
+    }
+
+    /// Runs of `yogar verify EXTRA` under `limits`, logs in `logs`, ILP32 for the tasks that
+    /// state no data model (as SV-COMP ran them), no witnesses.
+    pub(crate) fn with(yogar: &Path, extra: Vec<String>, limits: Limits, logs: PathBuf) -> Runs {
+        Runs {
+            yogar: yogar.to_path_buf(),
+            extra,
+            default_data_model: Some(DataModel::Ilp32),
+            limits,
+            replay: false,
             logs,
         }
     }
@@ -454,8 +470,29 @@ impl Runs {
         }
     }
 
-    /// `yogar verify` on one task (with `--stats`, so the table can show the formula size and
-    /// refinements), then the replay of its witness.
+    /// The `yogar verify` command of a task (with `--stats`, so the table can show the formula
+    /// size and refinements).
+    fn verify_command(&self, task: &RegressTask, witness: Option<&Path>) -> Command {
+        let mut command = Command::new(&self.yogar);
+        command
+            .arg("verify")
+            .arg("--property")
+            .arg(&task.property_file)
+            .arg("--stats")
+            .args(self.data_model_flags(task));
+        if let Some(w) = witness {
+            command.arg("--witness").arg(w);
+        }
+        command.args(&self.extra).args(&task.input_files);
+        command
+    }
+
+    /// `yogar verify` on one task, its logs under `stem`: the status and how the run ended.
+    pub(crate) fn verify(&self, task: &RegressTask, stem: &str) -> (Status, crate::child::Ended) {
+        self.execute(self.verify_command(task, None), stem)
+    }
+
+    /// `yogar verify` on one task, then the replay of its witness.
     fn one(&self, task: &RegressTask, baseline: &BTreeMap<String, String>) -> Row {
         let stem = task.log_stem();
         let witness = self
@@ -464,17 +501,7 @@ impl Runs {
         if let Some(w) = &witness {
             let _ = std::fs::remove_file(w);
         }
-        let mut command = Command::new(&self.yogar);
-        command
-            .arg("verify")
-            .arg("--property")
-            .arg(&task.property_file)
-            .arg("--stats")
-            .args(self.data_model_flags(task));
-        if let Some(w) = &witness {
-            command.arg("--witness").arg(w);
-        }
-        command.args(&self.extra).args(&task.input_files);
+        let command = self.verify_command(task, witness.as_deref());
         let (status, ended) = self.execute(command, &stem);
         let stats = parse_stats(&ended.stdout);
         let (category, score) = categorize(task.expected, &status);
@@ -508,6 +535,16 @@ impl Runs {
             baseline: base,
             changed: if changed { "yes".into() } else { String::new() },
         }
+    }
+}
+
+/// The limits of one run: `cpu` seconds, `mem` MB (0: none), `wall` seconds (default
+/// 2 x CPU + 10).
+pub(crate) fn limits(cpu: u64, mem: u64, wall: Option<f64>) -> Limits {
+    Limits {
+        cpu: cpu as f64,
+        memory: (mem > 0).then(|| mem * 1024 * 1024),
+        wall: Duration::from_secs_f64(wall.unwrap_or(2.0 * cpu as f64 + 10.0).max(0.1)),
     }
 }
 

@@ -1,0 +1,373 @@
+//! `yogar-bench agree` (`make agree`): the default SAT engine and the explorers (dpor, cdpor,
+//! rvf) on the same SV-COMP tasks at the same bound, each run under a CPU limit; exits 1 when
+//! two of them decide a task differently (TRUE against FALSE), 2 on a usage problem.
+//!
+//! Why: the explorers run the IR concretely and share only the frontend and the IR with the
+//! SAT path, so a bug in symex, the encoder or the solver glue shows up as a disagreement even
+//! where the expected verdict of a task is out of reach at the bound. Expected verdicts are
+//! not consulted: at a small bound without unwinding assertions both sides may rightly say
+//! TRUE to a task whose bug needs more iterations; they must still say the same.
+//!
+//! Every run is `yogar verify --unwind N --no-unwinding-assertions [--engine E] ...` through
+//! the regression runner ([`crate::regress::Runs`], [`crate::child::run_limited`]): the same
+//! command line, limits, data model and status parsing as `make regress`. A run that gives no
+//! verdict (unknown, timeout, out of memory, error) is not compared. With `--list CSV` only
+//! the listed (task, engine) runs are made: the suite's bounded check over the runs that
+//! finished quickly in an earlier sweep (`sv-comp/agree-tasks.csv`).
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use clap::Parser;
+
+use crate::regress::status::{Status, VerdictClass};
+use crate::regress::tasks::{load_tasks, RegressTask};
+use crate::regress::{find_svb, limits, repo_root, yogar_at, Log, Runs};
+
+/// The engine that runs without `--engine`.
+pub const DEFAULT_ENGINE: &str = "default";
+
+/// The command line of `yogar-bench agree`.
+#[derive(Parser, Debug)]
+#[command(
+    name = "yogar-bench agree",
+    about = "The default SAT engine and the explorers on the same SV-COMP tasks at the same \
+             bound; fails when two of them give TRUE and FALSE on one task"
+)]
+struct Args {
+    /// sv-benchmarks checkout (default: $SVB, else ../shared/sv-benchmarks)
+    #[arg(long)]
+    svb: Option<PathBuf>,
+    /// The yogar binary (default: the one beside this executable)
+    #[arg(long)]
+    yogar: Option<PathBuf>,
+    /// Engines to compare, comma-separated (`default`: no --engine option)
+    #[arg(long, value_delimiter = ',', default_value = "default,dpor,cdpor,rvf")]
+    engines: Vec<String>,
+    /// Loop bound of every run (with --no-unwinding-assertions)
+    #[arg(long, default_value_t = 2)]
+    unwind: u32,
+    /// Extra options for every `yogar verify` (one string, split at spaces)
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
+    yogar_args: String,
+    /// CPU seconds per run
+    #[arg(long, default_value_t = 60)]
+    limit_cpu: u64,
+    /// Memory per run in MB (0: none)
+    #[arg(long, default_value_t = 4096)]
+    limit_mem: u64,
+    /// Wall seconds per run (default 2 x CPU + 10)
+    #[arg(long)]
+    limit_wall: Option<f64>,
+    /// Runs made in parallel
+    #[arg(long, default_value_t = 2)]
+    jobs: usize,
+    /// Only tasks whose name (dir/name.yml) matches this regular expression
+    #[arg(long)]
+    filter: Option<String>,
+    /// Only the (task, engine) runs of this CSV (columns task, engine; `#` lines are comments)
+    #[arg(long, value_name = "CSV")]
+    list: Option<PathBuf>,
+    /// Output folder (default target/agree): agree.csv and the logs
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// One run of one engine on one task.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub task: String,
+    pub engine: String,
+    pub status: Status,
+    pub cpu_s: f64,
+}
+
+/// Runs `yogar-bench agree ARGS` (`argv` without the program name and `agree`); returns the
+/// exit code: 0 when no two engines disagree, 1 when some do, 2 on a usage problem.
+pub fn run(argv: &[String], log: &mut Log) -> u8 {
+    let args = match Args::try_parse_from(
+        std::iter::once("agree".to_string()).chain(argv.iter().cloned()),
+    ) {
+        Ok(args) => args,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let to = if code == 0 {
+                &mut *log.out
+            } else {
+                &mut *log.err
+            };
+            let _ = write!(to, "{e}");
+            return code;
+        }
+    };
+    match agree(&args, log) {
+        Ok(disagreements) if disagreements.is_empty() => 0,
+        Ok(disagreements) => {
+            let _ = writeln!(
+                log.err,
+                "engines disagree on {} task(s):\n{}",
+                disagreements.len(),
+                disagreements.join("\n")
+            );
+            1
+        }
+        Err(message) => {
+            let _ = writeln!(log.err, "agree: {message}");
+            2
+        }
+    }
+}
+
+/// The (task, engine) runs of a list CSV.
+fn read_list(path: &Path) -> Result<Vec<(String, String)>, String> {
+    let mut reader = csv::ReaderBuilder::new()
+        .comment(Some(b'#'))
+        .from_path(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let headers = reader
+        .headers()
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .clone();
+    let column = |name: &str| {
+        headers
+            .iter()
+            .position(|h| h == name)
+            .ok_or_else(|| format!("{}: no column '{name}'", path.display()))
+    };
+    let (task, engine) = (column("task")?, column("engine")?);
+    let mut out = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| format!("{}: {e}", path.display()))?;
+        out.push((
+            record.get(task).unwrap_or_default().to_string(),
+            record.get(engine).unwrap_or_default().to_string(),
+        ));
+    }
+    Ok(out)
+}
+
+/// Runs and compares; returns one line per task on which two engines disagree.
+fn agree(args: &Args, log: &mut Log) -> Result<Vec<String>, String> {
+    if args.engines.is_empty() || args.engines.iter().any(|e| e.trim().is_empty()) {
+        return Err("--engines needs engine names".into());
+    }
+    let svb = find_svb(args.svb.as_deref())?;
+    let yogar = yogar_at(args.yogar.as_deref())?;
+    let mut tasks = load_tasks(&svb)?;
+    let known: BTreeSet<String> = tasks.iter().map(|t| t.name.clone()).collect();
+    if let Some(filter) = &args.filter {
+        let rx = regex::Regex::new(filter).map_err(|e| format!("--filter: {e}"))?;
+        tasks.retain(|t| rx.is_match(&t.name));
+    }
+    let by_name: BTreeMap<&str, &RegressTask> =
+        tasks.iter().map(|t| (t.name.as_str(), t)).collect();
+    let engines: BTreeSet<&str> = args.engines.iter().map(String::as_str).collect();
+    // The runs, task by task (an engine's runs of one task sit together in the output).
+    let mut jobs: Vec<(&RegressTask, &str)> = Vec::new();
+    match &args.list {
+        Some(list) => {
+            for (task, engine) in read_list(list)? {
+                if !known.contains(&task) {
+                    return Err(format!(
+                        "{}: task {task} is not in {}",
+                        list.display(),
+                        svb.display()
+                    ));
+                }
+                if let (Some(t), Some(e)) = (by_name.get(task.as_str()), engines.get(engine.as_str()))
+                {
+                    jobs.push((t, e));
+                }
+            }
+        }
+        None => {
+            for t in &tasks {
+                for e in &args.engines {
+                    jobs.push((t, e.as_str()));
+                }
+            }
+        }
+    }
+    jobs.sort_by(|a, b| a.0.name.cmp(&b.0.name));
+    jobs.dedup_by(|a, b| a.0.name == b.0.name && a.1 == b.1);
+    if jobs.is_empty() {
+        return Err("no run selected".into());
+    }
+    let out_dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| repo_root().join("target/agree"));
+    let logs = out_dir.join("logs");
+    std::fs::create_dir_all(&logs).map_err(|e| format!("{}: {e}", logs.display()))?;
+    let limits = limits(args.limit_cpu, args.limit_mem, args.limit_wall);
+    let runs: BTreeMap<&str, Runs> = engines
+        .iter()
+        .map(|&e| {
+            let mut extra = vec![
+                "--unwind".to_string(),
+                args.unwind.to_string(),
+                "--no-unwinding-assertions".to_string(),
+            ];
+            if e != DEFAULT_ENGINE {
+                extra.extend(["--engine".to_string(), e.to_string()]);
+            }
+            extra.extend(args.yogar_args.split_whitespace().map(String::from));
+            (e, Runs::with(&yogar, extra, limits, logs.clone()))
+        })
+        .collect();
+    let task_count = jobs
+        .iter()
+        .map(|(t, _)| t.name.as_str())
+        .collect::<BTreeSet<_>>()
+        .len();
+    let _ = writeln!(
+        log.out,
+        "agree: {task_count} tasks, {} runs ({}), unwind {}, {} s CPU per run, jobs {}",
+        jobs.len(),
+        engines.iter().copied().collect::<Vec<_>>().join(", "),
+        args.unwind,
+        args.limit_cpu,
+        args.jobs.max(1)
+    );
+    let outcomes = run_all(&jobs, &runs, args.jobs.max(1), log.out);
+    let csv = out_dir.join("agree.csv");
+    write_outcomes(&csv, &outcomes)?;
+    let (summary, disagreements) = compare(&outcomes);
+    let _ = write!(log.out, "{summary}");
+    let _ = writeln!(log.out, "results: {}", csv.display());
+    Ok(disagreements)
+}
+
+/// Makes the runs, `jobs` at a time, one progress line each; outcomes in `jobs` order.
+fn run_all(
+    jobs: &[(&RegressTask, &str)],
+    runs: &BTreeMap<&str, Runs>,
+    threads: usize,
+    out: &mut (dyn Write + Send),
+) -> Vec<Outcome> {
+    let next = AtomicUsize::new(0);
+    let done = Mutex::new((0usize, out));
+    let slots: Vec<Mutex<Option<Outcome>>> = jobs.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        for _ in 0..threads.min(jobs.len()) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(&(task, engine)) = jobs.get(i) else {
+                    break;
+                };
+                let stem = format!("{}.{engine}", task.log_stem());
+                let (status, ended) = runs[engine].verify(task, &stem);
+                let outcome = Outcome {
+                    task: task.name.clone(),
+                    engine: engine.to_string(),
+                    status,
+                    cpu_s: ended.cpu.as_secs_f64(),
+                };
+                let mut done = done.lock().unwrap_or_else(|e| e.into_inner());
+                done.0 += 1;
+                let n = done.0;
+                let _ = writeln!(
+                    done.1,
+                    "[{n}/{}] {} {engine}: {} {:.2} s",
+                    jobs.len(),
+                    outcome.task,
+                    outcome.status,
+                    outcome.cpu_s
+                );
+                let _ = done.1.flush();
+                *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(outcome);
+            });
+        }
+    });
+    slots
+        .into_iter()
+        .filter_map(|s| s.into_inner().unwrap_or_else(|e| e.into_inner()))
+        .collect()
+}
+
+fn write_outcomes(path: &Path, outcomes: &[Outcome]) -> Result<(), String> {
+    let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let mut w = csv::Writer::from_path(path).map_err(|e| err(&e))?;
+    w.write_record(["task", "engine", "status", "cpu_s"])
+        .map_err(|e| err(&e))?;
+    for o in outcomes {
+        w.write_record([
+            o.task.as_str(),
+            o.engine.as_str(),
+            &o.status.to_string(),
+            &format!("{:.2}", o.cpu_s),
+        ])
+        .map_err(|e| err(&e))?;
+    }
+    w.flush().map_err(|e| err(&e))
+}
+
+/// The summary (per engine: runs, verdicts, runs compared with the default engine, CPU time;
+/// the tasks with two or more verdicts) and one line per task with both TRUE and FALSE.
+pub fn compare(outcomes: &[Outcome]) -> (String, Vec<String>) {
+    let mut by_task: BTreeMap<&str, Vec<&Outcome>> = BTreeMap::new();
+    for o in outcomes {
+        by_task.entry(&o.task).or_default().push(o);
+    }
+    let mut disagreements = Vec::new();
+    let mut compared = 0;
+    // Per engine: runs, verdicts, verdicts compared with the default engine's, CPU seconds.
+    let mut per_engine: BTreeMap<&str, (usize, usize, usize, f64)> = BTreeMap::new();
+    for (task, runs) in &by_task {
+        let class = |o: &&Outcome| o.status.class();
+        let decided: Vec<&&Outcome> = runs
+            .iter()
+            .filter(|o| class(o) != VerdictClass::None)
+            .collect();
+        let reference = runs
+            .iter()
+            .find(|o| o.engine == DEFAULT_ENGINE && class(o) != VerdictClass::None);
+        for o in runs {
+            let e = per_engine.entry(&o.engine).or_default();
+            e.0 += 1;
+            e.3 += o.cpu_s;
+            if class(o) != VerdictClass::None {
+                e.1 += 1;
+                if reference.is_some() && o.engine != DEFAULT_ENGINE {
+                    e.2 += 1;
+                }
+            }
+        }
+        if decided.len() >= 2 {
+            compared += 1;
+        }
+        let has = |c: VerdictClass| decided.iter().any(|o| class(o) == c);
+        if has(VerdictClass::True) && has(VerdictClass::False) {
+            let all: Vec<String> = runs
+                .iter()
+                .map(|o| format!("{} {}", o.engine, o.status))
+                .collect();
+            disagreements.push(format!("{task}: {}", all.join(", ")));
+        }
+    }
+    let mut s = String::new();
+    s.push_str("engine     runs  verdicts  compared-with-default  cpu-s\n");
+    for (engine, (runs, verdicts, with_default, cpu)) in &per_engine {
+        let cmp = if *engine == DEFAULT_ENGINE {
+            "-".to_string()
+        } else {
+            with_default.to_string()
+        };
+        s.push_str(&format!(
+            "{engine:<10} {runs:>4}  {verdicts:>8}  {cmp:>21}  {cpu:>5.1}\n"
+        ));
+    }
+    let cpu: f64 = outcomes.iter().map(|o| o.cpu_s).sum();
+    s.push_str(&format!(
+        "tasks: {}, with two or more verdicts: {compared}, disagreements: {}\ncpu time: {cpu:.1} s\n",
+        by_task.len(),
+        disagreements.len()
+    ));
+    (s, disagreements)
+}
