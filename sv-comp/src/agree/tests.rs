@@ -110,7 +110,7 @@ fn read_outcomes(csv: &Path) -> BTreeMap<(String, String), String> {
 }
 
 const AGREE: &str = "default: TRUE 0\ndpor: TRUE 0\ncdpor: TRUE 0\n";
-const UNDECIDED: &str = "default: FALSE(unreach-call) 10\ndpor: UNKNOWN (timeout) 5\n";
+const UNDECIDED: &str = "default: FALSE(unreach-call) 10\ndpor: UNKNOWN (unsupported: an input) 5\n";
 const DISAGREE: &str = "default: TRUE 0\ndpor: TRUE 0\ncdpor: FALSE(unreach-call) 10\n";
 
 #[test]
@@ -204,6 +204,8 @@ fn engines_and_explorers_agree_on_the_listed_shared_tasks() {
         list.to_str().unwrap(),
         "--limit-cpu",
         "10",
+        "--limit-wall",
+        "60",
         "--jobs",
         "2",
         "--out",
