@@ -180,7 +180,8 @@ fn agree(args: &Args, log: &mut Log) -> Result<Vec<String>, String> {
                         svb.display()
                     ));
                 }
-                if let (Some(t), Some(e)) = (by_name.get(task.as_str()), engines.get(engine.as_str()))
+                if let (Some(t), Some(e)) =
+                    (by_name.get(task.as_str()), engines.get(engine.as_str()))
                 {
                     jobs.push((t, e));
                 }

@@ -101,16 +101,14 @@ fn read_outcomes(csv: &Path) -> BTreeMap<(String, String), String> {
     r.records()
         .map(|rec| {
             let rec = rec.unwrap();
-            (
-                (rec[0].to_string(), rec[1].to_string()),
-                rec[2].to_string(),
-            )
+            ((rec[0].to_string(), rec[1].to_string()), rec[2].to_string())
         })
         .collect()
 }
 
 const AGREE: &str = "default: TRUE 0\ndpor: TRUE 0\ncdpor: TRUE 0\n";
-const UNDECIDED: &str = "default: FALSE(unreach-call) 10\ndpor: UNKNOWN (unsupported: an input) 5\n";
+const UNDECIDED: &str =
+    "default: FALSE(unreach-call) 10\ndpor: UNKNOWN (unsupported: an input) 5\n";
 const DISAGREE: &str = "default: TRUE 0\ndpor: TRUE 0\ncdpor: FALSE(unreach-call) 10\n";
 
 #[test]
