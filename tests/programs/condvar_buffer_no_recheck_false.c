@@ -4,6 +4,9 @@
 // wrong: `two` puts 2, `one` finds the slot full and waits, main takes 2 and signals
 // `not_full` (waking `one`), but `two` takes the mutex first and puts 3; `one` then
 // re-acquires the mutex with the slot full again and would overwrite 3.
+// replay: needs search — the SAT engines' trace has the lock reads of threads that then
+// block on the held mutex (main, and `two` re-waking), steps a concrete run cannot make, so
+// the witness-guided run misses and a later run of the search reaches the error.
 #include <pthread.h>
 #include <assert.h>
 
