@@ -197,7 +197,11 @@ fn each_schedule_class_and_input_path_is_run_once() {
         let r = concolic_all(&load("mpc_race_then_input_true.c"), constrained);
         let s = &r.findings.stats;
         assert!(r.findings.violation.is_none());
-        assert!(r.findings.incomplete.is_none(), "{:?}", r.findings.incomplete);
+        assert!(
+            r.findings.incomplete.is_none(),
+            "{:?}",
+            r.findings.incomplete
+        );
         assert_eq!(s.executions, 2 * 2, "{s:?}");
         assert_eq!(s.blocked, 0, "{s:?}");
         assert_eq!(s.input_classes, 4, "{s:?}");
@@ -222,7 +226,11 @@ fn choices_and_input_decisions_in_one_step_are_each_run_once() {
     let r = concolic_all(&load("mpc_choice_and_input_in_one_step_true.c"), false);
     let s = &r.findings.stats;
     assert!(r.findings.violation.is_none());
-    assert!(r.findings.incomplete.is_none(), "{:?}", r.findings.incomplete);
+    assert!(
+        r.findings.incomplete.is_none(),
+        "{:?}",
+        r.findings.incomplete
+    );
     assert_eq!(s.executions, 5, "{s:?}");
     assert_eq!(s.input_classes, 4, "{s:?}");
     let f = load("mpc_choice_and_input_in_one_step_false.c");

@@ -378,10 +378,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
                             taken: !made[d].taken,
                         });
                         cur.pending.push(Alt {
-                            choices: step.choices[..made_at[d]]
-                                .iter()
-                                .map(|c| c.value)
-                                .collect(),
+                            choices: step.choices[..made_at[d]].iter().map(|c| c.value).collect(),
                             values: Some(values),
                             expect,
                         });
