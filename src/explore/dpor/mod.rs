@@ -24,19 +24,21 @@
 
 pub mod constraints;
 pub mod hb;
+mod inputs;
 
 use std::collections::HashSet;
 use std::rc::Rc;
 use std::time::Instant;
 
 use super::concolic::split::{Splitter, Values};
-use super::concolic::{Decision, Handle};
+use super::concolic::Decision;
 use super::findings::{out_of_budget, unenumerable, Budget, Findings};
 use super::interp::{Access, Bounds, Machine, RunEnd};
 use super::sched::{self, Step};
 use crate::ir::Program;
 use crate::verdict::UnknownReason;
 use hb::Event;
+use inputs::{internal, rebase, Inputs};
 
 /// How to explore.
 #[derive(Clone, Debug)]
@@ -130,83 +132,6 @@ fn blocked_lock_races(stack: &mut [Node], events: &[Event], m: &Machine) -> u64 
         }
     }
     added
-}
-
-/// The symbolic side of a concolic exploration: the shared state, the solver, and the inputs
-/// every node of the current prefix was run with.
-struct Inputs {
-    h: Handle,
-    split: Splitter,
-    values: Values,
-    /// The input paths (decision sets) of the complete runs.
-    paths: HashSet<Vec<(u32, bool)>>,
-}
-
-impl Inputs {
-    /// The input path of the run so far, as a set.
-    fn path(&self) -> Vec<(u32, bool)> {
-        let mut p: Vec<(u32, bool)> = self
-            .h
-            .borrow()
-            .log
-            .iter()
-            .map(|d| (cranelift_entity::EntityRef::index(d.cond) as u32, d.taken))
-            .collect();
-        p.sort_unstable();
-        p
-    }
-}
-
-fn internal(what: &str) -> UnknownReason {
-    UnknownReason::unsupported(format!("{what} (internal error)"))
-}
-
-/// Puts the whole current prefix under other input values, which keep its path condition:
-/// its steps are replayed from the start with them (the same threads and choices), so that
-/// every node's machine and every event's values come from one run with those inputs (a
-/// printed trace and its witness must). The replay must make the same decisions.
-fn rebase<'p>(
-    initial: &Machine<'p>,
-    inp: &mut Inputs,
-    stack: &mut [Node<'p>],
-    events: &mut [Event],
-    values: &Values,
-) -> Result<(), UnknownReason> {
-    let top_pc = stack.last().expect("a node").pc;
-    let want: Vec<Decision> = inp.h.borrow().log[..top_pc].to_vec();
-    {
-        let mut k = inp.h.borrow_mut();
-        k.set_values((**values).clone());
-        k.truncate(0);
-    }
-    let mut m = initial.clone();
-    for (k, e) in events.iter_mut().enumerate() {
-        stack[k].machine = m.clone();
-        let choices: Vec<u64> = e.step.choices.iter().map(|c| c.value).collect();
-        let step = sched::run_step(&mut m, e.thread(), &choices)
-            .map_err(|_| internal("a replay under solved inputs met another input"))?;
-        let same = step.end.is_none()
-            && step.choices == e.step.choices
-            && step.accesses.len() == e.step.accesses.len()
-            && step
-                .accesses
-                .iter()
-                .zip(&e.step.accesses)
-                .all(|(a, b)| a.target == b.target && a.write == b.write)
-            && inp.h.borrow().log.len() == stack[k + 1].pc;
-        if !same {
-            return Err(internal("a replay under solved inputs ran differently"));
-        }
-        e.step = step;
-    }
-    stack.last_mut().expect("a node").machine = m;
-    if inp.h.borrow().log != want {
-        return Err(internal(
-            "a replay under solved inputs did not make the decisions they were solved for",
-        ));
-    }
-    inp.values = values.clone();
-    Ok(())
 }
 
 /// Explores `prog` within the bounds.
