@@ -15,6 +15,13 @@ use crate::ir::{Expr, Loc, Place, PlaceBase, Proj, Type, TypeId};
 use crate::sharing::{var_object, AbsObj, ObjSet};
 
 const INVALID_WRITE: &str = "invalid memory write (null, dangling or out of bounds)";
+/// A pointer read from or written to a byte object. Symbolic execution and the interpreter
+/// represent a pointer's bytes differently (object number and offset here, offset and
+/// provenance there), and neither is the machine's address: a pointer read back whole where it
+/// was written whole would be exact, but one read from bytes written otherwise (or written and
+/// read in part) would be a guess, so every pointer access to a byte object is reported.
+const POINTER_BYTES: &str =
+    "pointer stored in or read from memory accessed at different widths (its bytes are not modelled)";
 /// A second thread touches an object the sharing pass took as private to one.
 const UNPREDICTED: &str =
     "an object the sharing analysis took as private to one thread is accessed by another";
@@ -65,6 +72,8 @@ pub(super) struct OpenAccess {
     /// The value read (the alternatives constrain it) or written.
     kind: AccessKind,
     value: BitVec,
+    /// Whether a pointer is read or written (see [`POINTER_BYTES`]).
+    of_pointer: bool,
     atomic: Option<AtomicBlock>,
     loc: Loc,
     /// The abstract objects the pointer may designate.
@@ -190,13 +199,17 @@ impl Symex<'_, '_, '_> {
     ) -> Result<Val, SymexError> {
         let target = self.resolve(place, s, guard)?;
         let (aggregate, leaves) = self.shape(place.ty)?;
+        let ptrs = super::memory::pointer_offsets(&self.prog.types, place.ty);
         let mut out = Vec::with_capacity(leaves.len());
         for (lo, bits) in leaves {
             let v = match &target {
                 Target::Var { key, ty, off } => {
                     self.read_var_leaf(*key, *ty, off, lo, bits, s, guard)?
                 }
-                Target::Mem(p, via) => self.load(p, lo, bits, s, guard, *via)?,
+                Target::Mem(p, via) => {
+                    let ptr = ptrs.contains(&lo);
+                    self.load(p, lo, bits, ptr, s, guard, *via)?
+                }
             };
             out.push((lo, v));
         }
@@ -229,9 +242,11 @@ impl Symex<'_, '_, '_> {
                 Ok(())
             }
             Target::Mem(p, via) => {
+                let ptrs = super::memory::pointer_offsets(&self.prog.types, place.ty);
                 for (lo, v) in val.leaves() {
                     let bits = v.width();
-                    self.store_through(&p, lo, Val::Scalar(v), bits, guard, s, via)?;
+                    let ptr = ptrs.contains(&lo);
+                    self.store_through(&p, lo, Val::Scalar(v), bits, ptr, guard, s, via)?;
                 }
                 Ok(())
             }
@@ -457,26 +472,158 @@ impl Symex<'_, '_, '_> {
         }
     }
 
-    /// The location of a cell, or why it has none.
+    /// The location of a cell, or why it has none. Two accesses of different extents to a
+    /// typed object stop the execution, which `exec::run` starts over with the object's
+    /// abstract object modelled byte by byte ([`Symex::widen`]).
     fn cell_loc(&mut self, o: ObjId, off: u64, bits: u32) -> Result<Option<Location>, SymexError> {
         let eq = &mut self.eq;
         match self.mem.cell(o, off, bits, |name| eq.add_location(name)) {
             CellLookup::Cell(l) => Ok(Some(l)),
-            CellLookup::Overlap => unsupported(format!(
-                "accesses of different sizes to one memory object ({})",
-                self.mem.objects[o].name
-            )),
+            CellLookup::Overlap => {
+                self.widen = self.abs[o.index()];
+                unsupported(format!(
+                    "accesses of different sizes to one memory object ({})",
+                    self.mem.objects[o].name
+                ))
+            }
             CellLookup::OutOfBounds => Ok(None),
         }
     }
 
-    /// A memory read of `bits` bits at pointer `p` + `lo` (`via`: the pointer's expression).
+    /// The cells an access of `bits` bits at offset `off` of `o` is made of, each with its
+    /// location, lowest offset first: the access's own cell in a typed object, its bytes in a
+    /// byte object. None when the access does not lie inside the object.
+    #[allow(clippy::type_complexity)]
+    fn pieces(
+        &mut self,
+        o: ObjId,
+        off: u64,
+        bits: u32,
+    ) -> Result<Option<Vec<(u64, u32, Location)>>, SymexError> {
+        if !self.mem.objects[o].bytes {
+            return Ok(self.cell_loc(o, off, bits)?.map(|l| vec![(off, bits, l)]));
+        }
+        let n = (bits as u64).div_ceil(8);
+        if !self.mem.in_bounds(o, off, n) {
+            return Ok(None);
+        }
+        let mut out = Vec::with_capacity(n as usize);
+        for k in off..off + n {
+            match self.cell_loc(o, k, 8)? {
+                Some(l) => out.push((k, 8, l)),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(out))
+    }
+
+    /// The value of `bits` bits the pieces' values make: the first piece is the lowest byte
+    /// (little-endian).
+    fn join_pieces(&mut self, parts: Vec<BitVec>, bits: u32) -> BitVec {
+        if parts.len() == 1 {
+            return parts.into_iter().next().expect("one piece");
+        }
+        let all: Vec<Lit> = parts.iter().flat_map(|p| p.bits().to_vec()).collect();
+        let v = BitVec::from_bits(all);
+        self.resize(&v, bits, false)
+    }
+
+    /// A value cut into `n` pieces (bytes, lowest first, when `n > 1`).
+    fn split_pieces(&mut self, v: &BitVec, n: usize) -> Vec<BitVec> {
+        if n == 1 {
+            return vec![v.clone()];
+        }
+        let v = self.resize(v, 8 * n as u32, false);
+        v.bits()
+            .chunks(8)
+            .map(|c| BitVec::from_bits(c.to_vec()))
+            .collect()
+    }
+
+    /// Reads the cell(s) of an access of `bits` bits at `off` of `o` (under `g`): from the
+    /// initial values while the initialisers run, from the path for a private object, else as
+    /// read events. None when the access lies outside the object. `ptr`: the access is of a
+    /// pointer (see [`POINTER_BYTES`]).
+    #[allow(clippy::too_many_arguments)]
+    fn read_cell(
+        &mut self,
+        o: ObjId,
+        off: u64,
+        bits: u32,
+        ptr: bool,
+        g: Lit,
+        s: &mut State,
+    ) -> Result<Option<BitVec>, SymexError> {
+        let Some(pieces) = self.pieces(o, off, bits)? else {
+            return Ok(None);
+        };
+        if ptr && self.mem.objects[o].bytes {
+            self.unsupported_check(POINTER_BYTES, g);
+        }
+        let mut parts = Vec::with_capacity(pieces.len());
+        for (k, b, loc) in pieces {
+            let v = if self.init_mode {
+                self.init_vals
+                    .get(&(o, k))
+                    .cloned()
+                    .unwrap_or_else(|| self.enc.bv_const(b, 0))
+            } else if let Some(old) = self.private_cell(o, k, b, s, g) {
+                old
+            } else {
+                self.emit_read(loc, g, b, s)
+            };
+            parts.push(v);
+        }
+        Ok(Some(self.join_pieces(parts, bits)))
+    }
+
+    /// Writes `v` into the cell(s) of an access at `off` of `o` (under `g`), the counterpart
+    /// of [`Symex::read_cell`]. False when the access lies outside the object.
+    #[allow(clippy::too_many_arguments)]
+    fn write_cell(
+        &mut self,
+        o: ObjId,
+        off: u64,
+        v: &BitVec,
+        ptr: bool,
+        g: Lit,
+        s: &mut State,
+    ) -> Result<bool, SymexError> {
+        let Some(pieces) = self.pieces(o, off, v.width())? else {
+            return Ok(false);
+        };
+        if ptr && self.mem.objects[o].bytes {
+            self.unsupported_check(POINTER_BYTES, g);
+        }
+        let values = self.split_pieces(v, pieces.len());
+        for ((k, b, loc), pv) in pieces.into_iter().zip(values) {
+            if self.init_mode {
+                let old = self
+                    .init_vals
+                    .get(&(o, k))
+                    .cloned()
+                    .unwrap_or_else(|| self.enc.bv_const(b, 0));
+                let new = self.enc.bv_ite(g, &pv, &old);
+                self.init_vals.insert((o, k), new);
+            } else if let Some(old) = self.private_cell(o, k, b, s, g) {
+                let new = self.enc.bv_ite(g, &pv, &old);
+                s.mem.insert((o, k), new);
+            } else {
+                self.emit_write(loc, g, pv, s);
+            }
+        }
+        Ok(true)
+    }
+
+    /// A memory read of `bits` bits at pointer `p` + `lo` (`via`: the pointer's expression;
+    /// `ptr`: whether a pointer is read).
     #[allow(clippy::too_many_arguments)]
     pub fn load(
         &mut self,
         p: &BitVec,
         lo: u64,
         bits: u32,
+        ptr: bool,
         s: &mut State,
         guard: Lit,
         via: Via<'_>,
@@ -486,19 +633,25 @@ impl Symex<'_, '_, '_> {
             let v = self.enc.bv_fresh(bits);
             let mut conds = Vec::new();
             for (o, off, cond) in cells.now {
-                let Some(loc) = self.cell_loc(o, off, bits)? else {
-                    continue;
-                };
                 let g = self.enc.and(guard, cond);
-                let val = match self.private_cell(o, off, bits, s, g) {
-                    Some(old) => old,
-                    None => self.emit_read(loc, g, bits, s),
+                let Some(val) = self.read_cell(o, off, bits, ptr, g, s)? else {
+                    continue;
                 };
                 let same = self.enc.bv_eq(&v, &val);
                 self.enc.assert_implies(g, same);
                 conds.push(cond);
             }
-            self.open_access(p, lo, AccessKind::Read, v.clone(), guard, s, may, conds);
+            self.open_access(
+                p,
+                lo,
+                AccessKind::Read,
+                v.clone(),
+                ptr,
+                guard,
+                s,
+                may,
+                conds,
+            );
             return Ok(v);
         }
         // When no cell may be hit, the value is arbitrary (see `CheckKind::InvalidRead`): the
@@ -507,19 +660,9 @@ impl Symex<'_, '_, '_> {
         let mut hits = Vec::new();
         let mut conds_all = Vec::new();
         for (o, off, cond) in cells.now.into_iter().rev() {
-            let Some(loc) = self.cell_loc(o, off, bits)? else {
-                continue;
-            };
             let g = self.enc.and(guard, cond);
-            let v = if self.init_mode {
-                self.init_vals
-                    .get(&(o, off))
-                    .cloned()
-                    .unwrap_or_else(|| self.enc.bv_const(bits, 0))
-            } else if let Some(old) = self.private_cell(o, off, bits, s, g) {
-                old
-            } else {
-                self.emit_read(loc, g, bits, s)
+            let Some(v) = self.read_cell(o, off, bits, ptr, g, s)? else {
+                continue;
             };
             hits.push(cond);
             conds_all.push((cond, v));
@@ -543,7 +686,8 @@ impl Symex<'_, '_, '_> {
         Ok(acc.unwrap_or_else(|| self.enc.bv_fresh(bits)))
     }
 
-    /// A memory write of a scalar at pointer `p` + `lo` (`via`: the pointer's expression).
+    /// A memory write of a scalar at pointer `p` + `lo` (`via`: the pointer's expression;
+    /// `ptr`: whether a pointer is written).
     #[allow(clippy::too_many_arguments)]
     pub fn store_through(
         &mut self,
@@ -551,6 +695,7 @@ impl Symex<'_, '_, '_> {
         lo: u64,
         v: Val,
         bits: u32,
+        ptr: bool,
         guard: Lit,
         s: &mut State,
         via: Via<'_>,
@@ -561,28 +706,14 @@ impl Symex<'_, '_, '_> {
         let cells = self.cells_at(p, lo, bits, guard, via)?;
         let mut hits = Vec::new();
         for (o, off, cond) in cells.now {
-            let Some(loc) = self.cell_loc(o, off, bits)? else {
-                continue;
-            };
             let g = self.enc.and(guard, cond);
-            if self.init_mode {
-                let old = self
-                    .init_vals
-                    .get(&(o, off))
-                    .cloned()
-                    .unwrap_or_else(|| self.enc.bv_const(bits, 0));
-                let new = self.enc.bv_ite(g, &v, &old);
-                self.init_vals.insert((o, off), new);
-            } else if let Some(old) = self.private_cell(o, off, bits, s, g) {
-                let new = self.enc.bv_ite(g, &v, &old);
-                s.mem.insert((o, off), new);
-            } else {
-                self.emit_write(loc, g, v.clone(), s);
+            if !self.write_cell(o, off, &v, ptr, g, s)? {
+                continue;
             }
             hits.push(cond);
         }
         if let Some(may) = cells.later {
-            self.open_access(p, lo, AccessKind::Write, v, guard, s, may, hits);
+            self.open_access(p, lo, AccessKind::Write, v, ptr, guard, s, may, hits);
             return Ok(());
         }
         let any = self.enc.or_all(&hits);
@@ -599,6 +730,7 @@ impl Symex<'_, '_, '_> {
         lo: u64,
         kind: AccessKind,
         value: BitVec,
+        ptr: bool,
         guard: Lit,
         s: &State,
         may: ObjSet,
@@ -616,6 +748,7 @@ impl Symex<'_, '_, '_> {
             guard,
             kind,
             value,
+            of_pointer: ptr,
             atomic: s.block(),
             loc: self.loc,
             may,
@@ -639,7 +772,7 @@ impl Symex<'_, '_, '_> {
             }
             let mut conds = a.conds;
             for (o, c, cond) in cells {
-                let Some(loc) = self.cell_loc(o, c, a.bits)? else {
+                let Some(pieces) = self.pieces(o, c, a.bits)? else {
                     continue;
                 };
                 conds.push(cond);
@@ -658,28 +791,43 @@ impl Symex<'_, '_, '_> {
                     });
                     continue;
                 }
-                let value = match a.kind {
+                if a.of_pointer && self.mem.objects[o].bytes {
+                    self.checks.push(Check {
+                        kind: CheckKind::Unsupported(POINTER_BYTES.into()),
+                        lit: g,
+                        loc: a.loc,
+                        thread: a.thread,
+                    });
+                }
+                // The pieces' values, lowest first (see `read_cell`, `write_cell`).
+                let values = match a.kind {
                     AccessKind::Read => {
-                        let val = self.enc.bv_fresh(a.bits);
+                        let vals: Vec<BitVec> = pieces
+                            .iter()
+                            .map(|&(_, b, _)| self.enc.bv_fresh(b))
+                            .collect();
+                        let val = self.join_pieces(vals.clone(), a.bits);
                         let same = self.enc.bv_eq(&a.value, &val);
                         self.enc.assert_implies(g, same);
-                        val
+                        vals
                     }
-                    AccessKind::Write => a.value.clone(),
+                    AccessKind::Write => self.split_pieces(&a.value, pieces.len()),
                 };
-                let data = EventData {
-                    thread: a.thread,
-                    location: loc,
-                    kind: a.kind,
-                    guard: g,
-                    value,
-                    atomic: a.atomic,
-                    source: None,
-                };
-                inserts
-                    .entry(a.thread)
-                    .or_default()
-                    .push((a.pos, data, a.loc));
+                for ((_, _, loc), value) in pieces.into_iter().zip(values) {
+                    let data = EventData {
+                        thread: a.thread,
+                        location: loc,
+                        kind: a.kind,
+                        guard: g,
+                        value,
+                        atomic: a.atomic,
+                        source: None,
+                    };
+                    inserts
+                        .entry(a.thread)
+                        .or_default()
+                        .push((a.pos, data, a.loc));
+                }
             }
             let any = self.enc.or_all(&conds);
             let bad = self.enc.and(a.guard, !any);
