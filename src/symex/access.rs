@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use cranelift_entity::EntityRef;
-use encoder::{AccessKind, AtomicBlock, BitVec, EventData, Location, Thread};
+use encoder::{AccessKind, AtomicBlock, BitVec, Event, EventData, Location, Thread};
 use solver_glue::Lit;
 
 use super::exec::Symex;
@@ -517,6 +517,31 @@ impl Symex<'_, '_, '_> {
         Ok(Some(out))
     }
 
+    /// The atomic block the events of an access of `n` cells go into: the path's atomic
+    /// section, else, for the bytes of one access to a byte object, a block of their own. A
+    /// scalar access is one indivisible step, as in the interpreter the explorers and witness
+    /// replay run (and as an aligned access is on the machine): another thread's access to the
+    /// object comes before or after all of its bytes, so no execution reads half of a write.
+    fn access_block(&mut self, n: usize, s: &State) -> Option<AtomicBlock> {
+        match s.block() {
+            Some(b) => Some(b),
+            None if n > 1 && !self.init_mode => Some(self.eq.new_atomic_block()),
+            None => None,
+        }
+    }
+
+    /// Records that `events` (in address order) are the bytes of one access, for traces.
+    fn link_pieces(&mut self, events: &[Event]) {
+        if let [head, rest @ ..] = events {
+            if !rest.is_empty() {
+                self.event_info[*head].rest = rest.to_vec();
+                for &e in rest {
+                    self.event_info[e].head = Some(*head);
+                }
+            }
+        }
+    }
+
     /// The value of `bits` bits the pieces' values make: the first piece is the lowest byte
     /// (little-endian).
     fn join_pieces(&mut self, parts: Vec<BitVec>, bits: u32) -> BitVec {
@@ -560,7 +585,9 @@ impl Symex<'_, '_, '_> {
         if ptr && self.mem.objects[o].bytes {
             self.unsupported_check(POINTER_BYTES, g);
         }
+        let atomic = self.access_block(pieces.len(), s);
         let mut parts = Vec::with_capacity(pieces.len());
+        let mut events = Vec::new();
         for (k, b, loc) in pieces {
             let v = if self.init_mode {
                 self.init_vals
@@ -570,10 +597,13 @@ impl Symex<'_, '_, '_> {
             } else if let Some(old) = self.private_cell(o, k, b, s, g) {
                 old
             } else {
-                self.emit_read(loc, g, b, s)
+                let value = self.enc.bv_fresh(b);
+                events.extend(self.emit(loc, AccessKind::Read, g, value.clone(), atomic));
+                value
             };
             parts.push(v);
         }
+        self.link_pieces(&events);
         Ok(Some(self.join_pieces(parts, bits)))
     }
 
@@ -595,7 +625,9 @@ impl Symex<'_, '_, '_> {
         if ptr && self.mem.objects[o].bytes {
             self.unsupported_check(POINTER_BYTES, g);
         }
+        let atomic = self.access_block(pieces.len(), s);
         let values = self.split_pieces(v, pieces.len());
+        let mut events = Vec::new();
         for ((k, b, loc), pv) in pieces.into_iter().zip(values) {
             if self.init_mode {
                 let old = self
@@ -609,9 +641,10 @@ impl Symex<'_, '_, '_> {
                 let new = self.enc.bv_ite(g, &pv, &old);
                 s.mem.insert((o, k), new);
             } else {
-                self.emit_write(loc, g, pv, s);
+                events.extend(self.emit(loc, AccessKind::Write, g, pv, atomic));
             }
         }
+        self.link_pieces(&events);
         Ok(true)
     }
 
@@ -760,7 +793,8 @@ impl Symex<'_, '_, '_> {
     /// Once every thread has run: the alternatives of the open accesses for the objects made
     /// after them, at their places in program order, and their invalid-access checks.
     pub(super) fn close_open_accesses(&mut self) -> Result<(), SymexError> {
-        let mut inserts: BTreeMap<Thread, Vec<(usize, EventData, Loc)>> = BTreeMap::new();
+        // (position, event, where, whether it is a further byte of the access before it)
+        let mut inserts: BTreeMap<Thread, Vec<(usize, EventData, Loc, bool)>> = BTreeMap::new();
         for a in std::mem::take(&mut self.open) {
             let (obj_part, off) = self.split_pointer(&a.ptr, a.lo);
             let mut cells = Vec::new();
@@ -813,20 +847,25 @@ impl Symex<'_, '_, '_> {
                     }
                     AccessKind::Write => self.split_pieces(&a.value, pieces.len()),
                 };
-                for ((_, _, loc), value) in pieces.into_iter().zip(values) {
+                // The bytes of one access are one step (see `access_block`).
+                let atomic = match a.atomic {
+                    None if pieces.len() > 1 => Some(self.eq.new_atomic_block()),
+                    b => b,
+                };
+                for (i, ((_, _, loc), value)) in pieces.into_iter().zip(values).enumerate() {
                     let data = EventData {
                         thread: a.thread,
                         location: loc,
                         kind: a.kind,
                         guard: g,
                         value,
-                        atomic: a.atomic,
+                        atomic,
                         source: None,
                     };
                     inserts
                         .entry(a.thread)
                         .or_default()
-                        .push((a.pos, data, a.loc));
+                        .push((a.pos, data, a.loc, i > 0));
                 }
             }
             let any = self.enc.or_all(&conds);
@@ -844,13 +883,22 @@ impl Symex<'_, '_, '_> {
             }
         }
         for (t, list) in inserts {
-            let locs: Vec<Loc> = list.iter().map(|(_, _, l)| *l).collect();
+            let info: Vec<(Loc, bool)> = list.iter().map(|(_, _, l, c)| (*l, *c)).collect();
             let events = self
                 .eq
-                .insert_events(t, list.into_iter().map(|(pos, d, _)| (pos, d)));
-            for (e, loc) in events.into_iter().zip(locs) {
-                self.event_info[e] = EventInfo { loc };
+                .insert_events(t, list.into_iter().map(|(pos, d, _, _)| (pos, d)));
+            let mut group: Vec<Event> = Vec::new();
+            for (e, (loc, cont)) in events.into_iter().zip(info) {
+                self.event_info[e] = EventInfo {
+                    loc,
+                    ..Default::default()
+                };
+                if !cont {
+                    self.link_pieces(&std::mem::take(&mut group));
+                }
+                group.push(e);
             }
+            self.link_pieces(&group);
         }
         Ok(())
     }
@@ -909,17 +957,24 @@ impl Symex<'_, '_, '_> {
 
     pub fn emit_read(&mut self, loc: Location, guard: Lit, bits: u32, s: &State) -> BitVec {
         let value = self.enc.bv_fresh(bits);
-        self.emit(loc, AccessKind::Read, guard, value.clone(), s);
+        self.emit(loc, AccessKind::Read, guard, value.clone(), s.block());
         value
     }
 
     pub fn emit_write(&mut self, loc: Location, guard: Lit, value: BitVec, s: &State) {
-        self.emit(loc, AccessKind::Write, guard, value, s);
+        self.emit(loc, AccessKind::Write, guard, value, s.block());
     }
 
-    fn emit(&mut self, location: Location, kind: AccessKind, guard: Lit, value: BitVec, s: &State) {
+    fn emit(
+        &mut self,
+        location: Location,
+        kind: AccessKind,
+        guard: Lit,
+        value: BitVec,
+        atomic: Option<AtomicBlock>,
+    ) -> Option<Event> {
         if self.enc.const_value(guard) == Some(false) {
-            return;
+            return None;
         }
         if kind == AccessKind::Write {
             self.effects.push(guard);
@@ -930,9 +985,13 @@ impl Symex<'_, '_, '_> {
             kind,
             guard,
             value,
-            atomic: s.block(),
+            atomic,
             source: None,
         });
-        self.event_info[e] = EventInfo { loc: self.loc };
+        self.event_info[e] = EventInfo {
+            loc: self.loc,
+            ..Default::default()
+        };
+        Some(e)
     }
 }
