@@ -412,7 +412,7 @@ impl Symex<'_, '_, '_> {
         };
         let mut now = Vec::new();
         for o in objs {
-            self.object_cells(o, &obj_part, &off, bits, guard, &mut now);
+            self.object_cells(o, &obj_part, &off, bits, guard, &mut now)?;
         }
         Ok(Cells { now, later })
     }
@@ -437,20 +437,35 @@ impl Symex<'_, '_, '_> {
         bits: u32,
         guard: Lit,
         out: &mut Vec<(ObjId, u64, Lit)>,
-    ) {
+    ) -> Result<(), SymexError> {
         if o.index() >= self.mem.objects.len() {
-            return;
+            return Ok(());
         }
         let off_bits = self.mem.off_bits();
         let oc = self.enc.bv_const(obj_part.width(), o.as_u32() as u64);
         let is_obj = self.enc.bv_eq(obj_part, &oc);
         if self.enc.const_value(is_obj) == Some(false) {
-            return;
+            return Ok(());
         }
         let offsets = match self.enc.bv_const_value(off) {
             Some(c) => vec![c],
             None => self.mem.candidate_offsets(o, bits),
         };
+        // A computed offset into a typed object that has no scalar of the access's width (a
+        // byte index into an int): any cell it hits is read at another width, so the object
+        // is a byte object (`exec::run` executes again), where every offset is a candidate.
+        let obj = &self.mem.objects[o];
+        if offsets.is_empty()
+            && !obj.bytes
+            && obj.leaves.as_ref().is_some_and(|l| !l.is_empty())
+            && obj.size >= (bits as u64).div_ceil(8)
+        {
+            self.widen = self.abs[o.index()];
+            return unsupported(format!(
+                "accesses of different sizes to one memory object ({})",
+                obj.name
+            ));
+        }
         let limit = self.mem.objects[o].limit.clone();
         for c in offsets {
             let k = self.enc.bv_const(off_bits, c);
@@ -470,6 +485,7 @@ impl Symex<'_, '_, '_> {
             }
             out.push((o, c, cond));
         }
+        Ok(())
     }
 
     /// The location of a cell, or why it has none. Two accesses of different extents to a
@@ -801,7 +817,7 @@ impl Symex<'_, '_, '_> {
             for i in a.made..self.mem.objects.len() {
                 if self.abs[i].is_some_and(|x| a.may.contains(&x)) {
                     let o = ObjId::new(i);
-                    self.object_cells(o, &obj_part, &off, a.bits, a.guard, &mut cells);
+                    self.object_cells(o, &obj_part, &off, a.bits, a.guard, &mut cells)?;
                 }
             }
             let mut conds = a.conds;
