@@ -141,3 +141,48 @@ fn pointer_in_a_byte_object_is_unknown() {
         "{last}"
     );
 }
+
+/// A union copied as a whole after a write through one member, then read through another.
+/// `first`: the union's first member; the copy moves the first member's scalars.
+fn union_copy(first: &str, claim: &str) -> String {
+    format!(
+        "#include <assert.h>\n\
+         union U {{ {first}; unsigned int i; unsigned char b[4]; }};\n\
+         union U u1, u2;\n\
+         int main(void) {{\n  u2.i = 0xFFFFFFFF;\n  u1.i = 0x01020304;\n  u2 = u1;\n\
+           assert({claim});\n  return 0;\n}}\n"
+    )
+}
+
+#[test]
+fn union_copies_in_byte_objects_are_exact_or_unknown() {
+    // The first member covers the union: the copy moves all four bytes.
+    assert_eq!(
+        verify(
+            "union_copy_true",
+            "--64",
+            &union_copy("unsigned int w", "u2.i == 0x01020304 && u2.b[1] == 3")
+        ),
+        (0, "TRUE".into())
+    );
+    assert_eq!(
+        verify(
+            "union_copy_false",
+            "--64",
+            &union_copy("unsigned int w", "u2.b[3] == 4")
+        ),
+        (10, "FALSE(unreach-call)".into())
+    );
+    // A one-byte first member: copying its scalar alone would leave u2's other bytes at 0xFF
+    // (a wrong FALSE); the copy is reported instead.
+    let (code, last) = verify(
+        "union_copy_partial",
+        "--64",
+        &union_copy("unsigned char c", "u2.i == 0x01020304"),
+    );
+    assert_eq!(code, 5, "{last}");
+    assert!(
+        last.contains("copy of a union whose first member does not cover it"),
+        "{last}"
+    );
+}

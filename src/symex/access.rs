@@ -20,8 +20,13 @@ const INVALID_WRITE: &str = "invalid memory write (null, dangling or out of boun
 /// provenance there), and neither is the machine's address: a pointer read back whole where it
 /// was written whole would be exact, but one read from bytes written otherwise (or written and
 /// read in part) would be a guess, so every pointer access to a byte object is reported.
-const POINTER_BYTES: &str =
+pub(super) const POINTER_BYTES: &str =
     "pointer stored in or read from memory accessed at different widths (its bytes are not modelled)";
+/// A copy of a union whose first member does not cover all its bytes: the copy moves the
+/// first member's scalars only, which is exact while no other member is used (the object is
+/// then typed), but not in a byte object, where the other bytes would keep stale values.
+const UNION_COPY: &str =
+    "copy of a union whose first member does not cover it, in memory accessed at different widths";
 /// A second thread touches an object the sharing pass took as private to one.
 const UNPREDICTED: &str =
     "an object the sharing analysis took as private to one thread is accessed by another";
@@ -31,6 +36,18 @@ const UNPREDICTED: &str =
 enum Offset {
     Const(u64),
     Sym(BitVec),
+}
+
+/// Why a scalar of a place's value would not be exact in a byte object: the place's type
+/// holds a union its first member does not cover (`partial`), or the scalar is a pointer.
+fn inexact_in_bytes(partial: bool, pointer: bool) -> Option<&'static str> {
+    if partial {
+        Some(UNION_COPY)
+    } else if pointer {
+        Some(POINTER_BYTES)
+    } else {
+        None
+    }
 }
 
 /// Where a place lives.
@@ -72,8 +89,8 @@ pub(super) struct OpenAccess {
     /// The value read (the alternatives constrain it) or written.
     kind: AccessKind,
     value: BitVec,
-    /// Whether a pointer is read or written (see [`POINTER_BYTES`]).
-    of_pointer: bool,
+    /// Why the access would not be exact in a byte object (see [`POINTER_BYTES`]).
+    inexact: Option<&'static str>,
     atomic: Option<AtomicBlock>,
     loc: Loc,
     /// The abstract objects the pointer may designate.
@@ -200,6 +217,7 @@ impl Symex<'_, '_, '_> {
         let target = self.resolve(place, s, guard)?;
         let (aggregate, leaves) = self.shape(place.ty)?;
         let ptrs = super::memory::pointer_offsets(&self.prog.types, place.ty);
+        let partial = super::memory::has_partial_union(&self.prog.types, place.ty);
         let mut out = Vec::with_capacity(leaves.len());
         for (lo, bits) in leaves {
             let v = match &target {
@@ -207,8 +225,8 @@ impl Symex<'_, '_, '_> {
                     self.read_var_leaf(*key, *ty, off, lo, bits, s, guard)?
                 }
                 Target::Mem(p, via) => {
-                    let ptr = ptrs.contains(&lo);
-                    self.load(p, lo, bits, ptr, s, guard, *via)?
+                    let inexact = inexact_in_bytes(partial, ptrs.contains(&lo));
+                    self.load(p, lo, bits, inexact, s, guard, *via)?
                 }
             };
             out.push((lo, v));
@@ -243,10 +261,11 @@ impl Symex<'_, '_, '_> {
             }
             Target::Mem(p, via) => {
                 let ptrs = super::memory::pointer_offsets(&self.prog.types, place.ty);
+                let partial = super::memory::has_partial_union(&self.prog.types, place.ty);
                 for (lo, v) in val.leaves() {
                     let bits = v.width();
-                    let ptr = ptrs.contains(&lo);
-                    self.store_through(&p, lo, Val::Scalar(v), bits, ptr, guard, s, via)?;
+                    let inexact = inexact_in_bytes(partial, ptrs.contains(&lo));
+                    self.store_through(&p, lo, Val::Scalar(v), bits, inexact, guard, s, via)?;
                 }
                 Ok(())
             }
@@ -460,10 +479,12 @@ impl Symex<'_, '_, '_> {
             && obj.leaves.as_ref().is_some_and(|l| !l.is_empty())
             && obj.size >= (bits as u64).div_ceil(8)
         {
-            self.widen = self.abs[o.index()];
+            let name = obj.name.clone();
+            if self.needs_bytes(o) {
+                return Ok(());
+            }
             return unsupported(format!(
-                "accesses of different sizes to one memory object ({})",
-                obj.name
+                "accesses of different sizes to one memory object ({name})"
             ));
         }
         let limit = self.mem.objects[o].limit.clone();
@@ -488,20 +509,31 @@ impl Symex<'_, '_, '_> {
         Ok(())
     }
 
+    /// Records that the abstract object of `o` needs byte objects ([`Symex::widen`]); false
+    /// when `o` has none (it cannot then be modelled).
+    pub(super) fn needs_bytes(&mut self, o: ObjId) -> bool {
+        match self.abs[o.index()] {
+            Some(a) => {
+                self.widen.insert(a);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// The location of a cell, or why it has none. Two accesses of different extents to a
-    /// typed object stop the execution, which `exec::run` starts over with the object's
-    /// abstract object modelled byte by byte ([`Symex::widen`]).
+    /// typed object make its abstract object one that needs byte objects: the execution goes
+    /// on with no cell for the access (its result is discarded) and `exec::run` starts over
+    /// with that abstract object modelled byte by byte ([`Symex::widen`]).
     fn cell_loc(&mut self, o: ObjId, off: u64, bits: u32) -> Result<Option<Location>, SymexError> {
         let eq = &mut self.eq;
         match self.mem.cell(o, off, bits, |name| eq.add_location(name)) {
             CellLookup::Cell(l) => Ok(Some(l)),
-            CellLookup::Overlap => {
-                self.widen = self.abs[o.index()];
-                unsupported(format!(
-                    "accesses of different sizes to one memory object ({})",
-                    self.mem.objects[o].name
-                ))
-            }
+            CellLookup::Overlap if self.needs_bytes(o) => Ok(None),
+            CellLookup::Overlap => unsupported(format!(
+                "accesses of different sizes to one memory object ({})",
+                self.mem.objects[o].name
+            )),
             CellLookup::OutOfBounds => Ok(None),
         }
     }
@@ -591,15 +623,15 @@ impl Symex<'_, '_, '_> {
         o: ObjId,
         off: u64,
         bits: u32,
-        ptr: bool,
+        inexact: Option<&'static str>,
         g: Lit,
         s: &mut State,
     ) -> Result<Option<BitVec>, SymexError> {
         let Some(pieces) = self.pieces(o, off, bits)? else {
             return Ok(None);
         };
-        if ptr && self.mem.objects[o].bytes {
-            self.unsupported_check(POINTER_BYTES, g);
+        if let (Some(why), true) = (inexact, self.mem.objects[o].bytes) {
+            self.unsupported_check(why, g);
         }
         let atomic = self.access_block(pieces.len(), s);
         let mut parts = Vec::with_capacity(pieces.len());
@@ -631,15 +663,15 @@ impl Symex<'_, '_, '_> {
         o: ObjId,
         off: u64,
         v: &BitVec,
-        ptr: bool,
+        inexact: Option<&'static str>,
         g: Lit,
         s: &mut State,
     ) -> Result<bool, SymexError> {
         let Some(pieces) = self.pieces(o, off, v.width())? else {
             return Ok(false);
         };
-        if ptr && self.mem.objects[o].bytes {
-            self.unsupported_check(POINTER_BYTES, g);
+        if let (Some(why), true) = (inexact, self.mem.objects[o].bytes) {
+            self.unsupported_check(why, g);
         }
         let atomic = self.access_block(pieces.len(), s);
         let values = self.split_pieces(v, pieces.len());
@@ -672,7 +704,7 @@ impl Symex<'_, '_, '_> {
         p: &BitVec,
         lo: u64,
         bits: u32,
-        ptr: bool,
+        inexact: Option<&'static str>,
         s: &mut State,
         guard: Lit,
         via: Via<'_>,
@@ -683,7 +715,7 @@ impl Symex<'_, '_, '_> {
             let mut conds = Vec::new();
             for (o, off, cond) in cells.now {
                 let g = self.enc.and(guard, cond);
-                let Some(val) = self.read_cell(o, off, bits, ptr, g, s)? else {
+                let Some(val) = self.read_cell(o, off, bits, inexact, g, s)? else {
                     continue;
                 };
                 let same = self.enc.bv_eq(&v, &val);
@@ -695,7 +727,7 @@ impl Symex<'_, '_, '_> {
                 lo,
                 AccessKind::Read,
                 v.clone(),
-                ptr,
+                inexact,
                 guard,
                 s,
                 may,
@@ -710,7 +742,7 @@ impl Symex<'_, '_, '_> {
         let mut conds_all = Vec::new();
         for (o, off, cond) in cells.now.into_iter().rev() {
             let g = self.enc.and(guard, cond);
-            let Some(v) = self.read_cell(o, off, bits, ptr, g, s)? else {
+            let Some(v) = self.read_cell(o, off, bits, inexact, g, s)? else {
                 continue;
             };
             hits.push(cond);
@@ -744,7 +776,7 @@ impl Symex<'_, '_, '_> {
         lo: u64,
         v: Val,
         bits: u32,
-        ptr: bool,
+        inexact: Option<&'static str>,
         guard: Lit,
         s: &mut State,
         via: Via<'_>,
@@ -756,13 +788,13 @@ impl Symex<'_, '_, '_> {
         let mut hits = Vec::new();
         for (o, off, cond) in cells.now {
             let g = self.enc.and(guard, cond);
-            if !self.write_cell(o, off, &v, ptr, g, s)? {
+            if !self.write_cell(o, off, &v, inexact, g, s)? {
                 continue;
             }
             hits.push(cond);
         }
         if let Some(may) = cells.later {
-            self.open_access(p, lo, AccessKind::Write, v, ptr, guard, s, may, hits);
+            self.open_access(p, lo, AccessKind::Write, v, inexact, guard, s, may, hits);
             return Ok(());
         }
         let any = self.enc.or_all(&hits);
@@ -779,7 +811,7 @@ impl Symex<'_, '_, '_> {
         lo: u64,
         kind: AccessKind,
         value: BitVec,
-        ptr: bool,
+        inexact: Option<&'static str>,
         guard: Lit,
         s: &State,
         may: ObjSet,
@@ -797,7 +829,7 @@ impl Symex<'_, '_, '_> {
             guard,
             kind,
             value,
-            of_pointer: ptr,
+            inexact,
             atomic: s.block(),
             loc: self.loc,
             may,
@@ -841,9 +873,9 @@ impl Symex<'_, '_, '_> {
                     });
                     continue;
                 }
-                if a.of_pointer && self.mem.objects[o].bytes {
+                if let (Some(why), true) = (a.inexact, self.mem.objects[o].bytes) {
                     self.checks.push(Check {
-                        kind: CheckKind::Unsupported(POINTER_BYTES.into()),
+                        kind: CheckKind::Unsupported(why.into()),
                         lit: g,
                         loc: a.loc,
                         thread: a.thread,

@@ -1,10 +1,9 @@
 //! Builtins with a memory effect of their own: `malloc`/`calloc` (a heap object per site and
 //! occurrence), and `memset`/`memcpy` with a constant length, leaf by leaf.
 
-use cranelift_entity::EntityRef;
 use encoder::BitVec;
 
-use super::access::Via;
+use super::access::{Via, POINTER_BYTES};
 use super::exec::Symex;
 use super::memory::{InitValue, ObjId, ObjKind, Object};
 use super::state::{State, Val};
@@ -120,7 +119,7 @@ impl Symex<'_, '_, '_> {
             let ptr = self
                 .enc
                 .bv_const(self.mem.ptr_bits, self.mem.pointer(o, lo));
-            self.store_through(&ptr, 0, Val::Scalar(v), bits, false, g, s, Via::Unknown)?;
+            self.store_through(&ptr, 0, Val::Scalar(v), bits, None, g, s, Via::Unknown)?;
         }
         Ok(())
     }
@@ -156,12 +155,13 @@ impl Symex<'_, '_, '_> {
             let from = self
                 .enc
                 .bv_const(ptr_bits, self.mem.pointer(os, offs + lo - offd));
-            values.push(self.load(&from, 0, bits, bits == ptr_bits, s, g, Via::Unknown)?);
+            let inexact = (bits == ptr_bits).then_some(POINTER_BYTES);
+            values.push(self.load(&from, 0, bits, inexact, s, g, Via::Unknown)?);
         }
         for ((lo, bits), v) in leaves.into_iter().zip(values) {
             let to = self.enc.bv_const(ptr_bits, self.mem.pointer(od, lo));
-            let ptr = bits == ptr_bits;
-            self.store_through(&to, 0, Val::Scalar(v), bits, ptr, g, s, Via::Unknown)?;
+            let inexact = (bits == ptr_bits).then_some(POINTER_BYTES);
+            self.store_through(&to, 0, Val::Scalar(v), bits, inexact, g, s, Via::Unknown)?;
         }
         Ok(())
     }
@@ -179,8 +179,8 @@ impl Symex<'_, '_, '_> {
     /// leaves. The range must lie in the object; in a typed object it must cut no leaf, and
     /// bytes of it that are no leaf are padding, which no typed access reads (a read of padding
     /// through another type makes the object a byte object), so they are skipped. An untyped
-    /// object, or a range that cuts a leaf, makes the object a byte object (`exec::run`
-    /// executes again).
+    /// object, or a range that cuts a leaf, makes the object one that needs byte objects (no
+    /// cells now; `exec::run` executes again).
     pub(super) fn object_leaves_in(
         &mut self,
         o: ObjId,
@@ -200,7 +200,9 @@ impl Symex<'_, '_, '_> {
             return Ok((off..off + n).map(|k| (k, 8)).collect());
         }
         let Some(leaves) = &obj.leaves else {
-            self.widen = self.abs[o.index()];
+            if self.needs_bytes(o) {
+                return Ok(Vec::new());
+            }
             return unsupported("memset/memcpy on untyped memory");
         };
         let end = off + n;
@@ -210,7 +212,9 @@ impl Symex<'_, '_, '_> {
             if lo >= off && hi <= end {
                 inside.push((lo, b));
             } else if lo < end && hi > off {
-                self.widen = self.abs[o.index()];
+                if self.needs_bytes(o) {
+                    return Ok(Vec::new());
+                }
                 return unsupported("memset/memcpy over part of a scalar");
             }
         }

@@ -6,7 +6,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use cranelift_entity::SecondaryMap;
+use cranelift_entity::{EntityRef, SecondaryMap};
 use encoder::{BitVec, Encoder, Equation, Location, Thread};
 use solver_glue::Lit;
 
@@ -91,20 +91,22 @@ pub(super) struct Symex<'a, 'b, 's> {
     pub has_trylock: bool,
     /// The abstract objects whose objects are byte objects (`memory::Object::bytes`).
     pub bytewise: &'a HashSet<AbsObj>,
-    /// An abstract object found to need byte objects: the error this execution stops with is
-    /// then no verdict, [`run`] executes again with it among [`Symex::bytewise`].
-    pub widen: Option<AbsObj>,
+    /// Abstract objects found to need byte objects: the execution goes on (to find all of
+    /// them in one round) but its result is no verdict, [`run`] executes again with them among
+    /// [`Symex::bytewise`].
+    pub widen: HashSet<AbsObj>,
 }
 
 /// Runs symbolic execution of `prog` (which must have `main`): the circuits go to a
 /// [`ClauseLog`], the result is a value any engine can encode.
 ///
 /// Objects start with one cell per scalar. An execution that meets two accesses to one object
-/// of different extents (or a `memset`/`memcpy` the object's cells do not fit) stops, and the
-/// execution starts over with every object of that abstract object modelled byte by byte. The
-/// set only grows, by one abstract object a round, so this ends; the execution that completes
-/// is exact for every object (a typed object had no disagreeing accesses on any path, a byte
-/// object models every access as its bytes).
+/// of different extents (or a `memset`/`memcpy` the object's cells do not fit, or a computed
+/// offset of a width the object has no scalar of) is discarded, and the execution starts over
+/// with every object of those abstract objects modelled byte by byte. The set only grows, by
+/// at least one abstract object a round, so this ends; the execution that completes is exact
+/// for every object (a typed object had no disagreeing accesses on any path, a byte object
+/// models every access as its bytes).
 pub fn run(
     prog: &Program,
     sharing: &Sharing,
@@ -112,34 +114,23 @@ pub fn run(
 ) -> Result<SymexOutput, SymexError> {
     let mut bytewise = HashSet::new();
     loop {
-        match run_once(prog, sharing, opts, &bytewise) {
-            (Err(_), Some(abs)) if !bytewise.contains(&abs) => {
-                bytewise.insert(abs);
-            }
-            (out, _) => return out,
+        let mut widen = HashSet::new();
+        let out = execute(prog, sharing, opts, &bytewise, &mut widen);
+        if widen.is_empty() || widen.is_subset(&bytewise) {
+            return out;
         }
+        bytewise.extend(widen);
     }
 }
 
-/// One symbolic execution with the objects of `bytewise` as byte objects; on an error, the
-/// abstract object that needs byte objects, if that is why it stopped.
-fn run_once(
-    prog: &Program,
-    sharing: &Sharing,
-    opts: &SymexOptions,
-    bytewise: &HashSet<AbsObj>,
-) -> (Result<SymexOutput, SymexError>, Option<AbsObj>) {
-    let mut widen = None;
-    let out = execute(prog, sharing, opts, bytewise, &mut widen);
-    (out, widen)
-}
-
+/// One symbolic execution with the objects of `bytewise` as byte objects; the abstract
+/// objects found to need byte objects go to `widen` (the result is then an error).
 fn execute(
     prog: &Program,
     sharing: &Sharing,
     opts: &SymexOptions,
     bytewise: &HashSet<AbsObj>,
-    widen: &mut Option<AbsObj>,
+    widen: &mut HashSet<AbsObj>,
 ) -> Result<SymexOutput, SymexError> {
     let main = match prog.main {
         Some(m) => m,
@@ -191,12 +182,25 @@ fn execute(
                 .any(|i| matches!(i.kind, InstrKind::MutexTryLock { .. }))
         }),
         bytewise,
-        widen: None,
+        widen: HashSet::new(),
     };
-    if let Err(e) = sx.execute_threads(main) {
-        *widen = sx.widen;
-        return Err(e);
+    let done = sx.execute_threads(main);
+    if !sx.widen.is_empty() {
+        let names: Vec<String> = sx
+            .mem
+            .objects
+            .keys()
+            .filter(|o| sx.abs[o.index()].is_some_and(|a| sx.widen.contains(&a)))
+            .map(|o| sx.mem.objects[o].name.clone())
+            .take(3)
+            .collect();
+        *widen = std::mem::take(&mut sx.widen);
+        return unsupported(format!(
+            "accesses of different sizes to one memory object ({})",
+            names.join(", ")
+        ));
     }
+    done?;
     sx.finish_init_writes();
     let Symex {
         eq,

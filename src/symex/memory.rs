@@ -233,6 +233,29 @@ pub fn pointer_offsets(types: &Types, ty: TypeId) -> Vec<u64> {
     out
 }
 
+/// Whether a type holds a union whose first member's scalars do not cover all its bytes: a
+/// value of the type (its scalar leaves, see [`leaves`]) then leaves out bytes of the union.
+pub fn has_partial_union(types: &Types, ty: TypeId) -> bool {
+    match types.get(ty) {
+        Type::Array { elem, .. } => has_partial_union(types, *elem),
+        Type::Struct(s) => {
+            let def = &types.structs[*s];
+            if def.is_union {
+                let Some(first) = def.fields.first() else {
+                    return false;
+                };
+                let covered: u64 = leaves(types, first.ty)
+                    .map(|l| l.iter().map(|&(_, b)| (b as u64).div_ceil(8)).sum())
+                    .unwrap_or(0);
+                covered != types.size_of(ty).unwrap_or(0) || has_partial_union(types, first.ty)
+            } else {
+                def.fields.iter().any(|f| has_partial_union(types, f.ty))
+            }
+        }
+        _ => false,
+    }
+}
+
 /// Calls `f(offset, bits, type)` for every scalar leaf of a type, in offset order.
 fn visit_scalars(
     types: &Types,
