@@ -52,7 +52,7 @@ impl<'p> Machine<'p> {
         let Some(h) = self.conc.clone().filter(|_| symbolic) else {
             return (nondet(&req), None);
         };
-        let th = &mut self.threads[req.thread];
+        let th = self.thread_mut(req.thread);
         let key = InputKey {
             thread: req.thread as u32,
             index: th.inputs,
