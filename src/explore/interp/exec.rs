@@ -135,7 +135,7 @@ impl<'p> Machine<'p> {
             }
             InstrKind::Halt => return Err(Stop::ThreadStops),
             InstrKind::Alloc { dst, size, .. } => {
-                self.threads[t].effects += 1;
+                self.thread_mut(t).effects += 1;
                 let n = self.eval_scalar(cx, size)?;
                 if n.sym.is_some() {
                     return trap("unsupported: input-dependent allocation size");

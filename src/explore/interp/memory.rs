@@ -98,14 +98,14 @@ impl<'p> Machine<'p> {
         if self.objects.len() <= o {
             self.objects.resize_with(o + 1, Vec::new);
         }
-        self.objects[o].push(Object {
+        self.objects[o].push(std::sync::Arc::new(Object {
             bytes: vec![0; size as usize],
             provs: BTreeMap::new(),
             alive: true,
             private,
             undef: None,
             syms: BTreeMap::new(),
-        });
+        }));
         ObjId {
             owner,
             index: (self.objects[o].len() - 1) as u32,
@@ -117,7 +117,7 @@ impl<'p> Machine<'p> {
     }
 
     pub(super) fn obj_mut(&mut self, o: ObjId) -> &mut Object {
-        &mut self.objects[o.owner as usize][o.index as usize]
+        std::sync::Arc::make_mut(&mut self.objects[o.owner as usize][o.index as usize])
     }
 
     /// Marks the bytes of a local indeterminate (its lifetime starts again).
