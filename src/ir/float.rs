@@ -6,6 +6,10 @@
 //! (∞ − ∞, 0 · ∞, 0 / 0, ∞ / ∞) the default NaN (sign set, only the fraction's top bit set);
 //! a conversion from `double` to `float` keeps a NaN's sign and the top of its fraction.
 //!
+//! C itself does not fix a NaN's bits, and a compiler folding constants may produce other ones
+//! than the machine (gcc folds `0.0 / 0.0` to a positive NaN): only a program reading a NaN's
+//! bits (through a union or a cast pointer) can tell, and its verdict rests on the SSE choice.
+//!
 //! Two cases have no single meaning and are [`FloatUndefined`]: a conversion to an integer
 //! type that cannot hold the truncated value (undefined in C), and a binary operation on two
 //! different NaNs (the result is the first or the second depending on the operand order the
