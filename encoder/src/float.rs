@@ -222,6 +222,35 @@ impl Encoder<'_> {
         (cur, sticky)
     }
 
+    /// `v` shifted left until its top bit is set (unless it is 0), and the shift: its number
+    /// of leading zeros, an [`EW`]-bit vector.
+    fn fp_normalize(&mut self, v: &[Lit]) -> (Vec<Lit>, BitVec) {
+        let w = v.len();
+        let mut cur = v.to_vec();
+        let mut lz = vec![self.fls(); EW as usize];
+        if w < 2 {
+            return (cur, BitVec::from_bits(lz));
+        }
+        let mut k = usize::BITS - 1 - (w - 1).leading_zeros();
+        loop {
+            let stage = 1usize << k;
+            let top_nonzero = self.or_all(&cur[w - stage..]);
+            let f = self.fls();
+            cur = (0..w)
+                .map(|j| {
+                    let src = if j >= stage { cur[j - stage] } else { f };
+                    self.mux(top_nonzero, cur[j], src)
+                })
+                .collect();
+            lz[k as usize] = !top_nonzero;
+            if k == 0 {
+                break;
+            }
+            k -= 1;
+        }
+        (cur, BitVec::from_bits(lz))
+    }
+
     /// Rounds `(sig + ε) · 2^exp`, negated if `sign`, to nearest even in format `f` and packs
     /// it: `sig` is an unsigned integer of any width, `exp` a signed [`EW`]-bit exponent, and
     /// `ε` stands for a positive amount below one unit of `sig`'s last bit when `sticky`, for
@@ -248,29 +277,10 @@ impl Encoder<'_> {
             exp = self.bv_sub(&exp, &kc);
         }
         let w = cur.len();
-        // Normalise: shift left until the top bit is set, counting the shift in `lz`.
-        let mut lz = vec![self.fls(); EW as usize];
-        let mut k = usize::BITS - 1 - (w - 1).leading_zeros();
-        loop {
-            let stage = 1usize << k;
-            let top_nonzero = self.or_all(&cur[w - stage..]);
-            let f = self.fls();
-            cur = (0..w)
-                .map(|j| {
-                    let src = if j >= stage { cur[j - stage] } else { f };
-                    self.mux(top_nonzero, cur[j], src)
-                })
-                .collect();
-            lz[k as usize] = !top_nonzero;
-            if k == 0 {
-                break;
-            }
-            k -= 1;
-        }
+        let (cur, lz) = self.fp_normalize(&cur);
         // The weight of the top bit.
         let top = self.bv_const(EW, (w - 1) as u64);
         let e = self.bv_add(&exp, &top);
-        let lz = BitVec::from_bits(lz);
         let e_msb = self.bv_sub(&e, &lz);
         // Tiny: shift right into the denormal range, whose scale is that of `emin`.
         let emin = self.bv_const_signed(EW, f.emin());
@@ -413,23 +423,35 @@ impl Encoder<'_> {
         let ua = self.fp_unpack(f, a);
         let ub = self.fp_unpack(f, b);
         let sign = self.xor(ua.sign, ub.sign);
-        // The dividend shifted up by k = 2p + 2: the quotient of a non-zero dividend then has
-        // at least p + 3 bits (the divisor is below 2^p), enough to round with the remainder
-        // as the sticky bit.
-        let p = f.precision();
-        let k = 2 * p + 2;
-        let w = 3 * p + 2;
-        let mut num = vec![self.fls(); k as usize];
-        num.extend_from_slice(ua.sig.bits());
-        let num = BitVec::from_bits(num);
-        let den = self.bv_zero_extend(&ub.sig, w);
-        let q = self.bv_udiv(&num, &den);
-        let r = self.bv_urem(&num, &den);
-        let inexact = self.bv_nonzero(&r);
-        let e = self.bv_sub(&ua.exp, &ub.exp);
-        let kc = self.bv_const(EW, u64::from(k));
+        // Long division of the significands, both normalised (top bit set, exponents
+        // adjusted): their quotient is in (1/2, 2), so p + 2 quotient bits, of weights 2^0 down
+        // to 2^-(p+1), hold at least p + 1 significant ones, enough to round with the
+        // remainder as the sticky bit.
+        let p = f.precision() as usize;
+        let (na, lza) = self.fp_normalize(ua.sig.bits());
+        let (nb, lzb) = self.fp_normalize(ub.sig.bits());
+        let ea = self.bv_sub(&ua.exp, &lza);
+        let eb = self.bv_sub(&ub.exp, &lzb);
+        let n = p + 2;
+        let f0 = self.fls();
+        let mut rem: Vec<Lit> = na.iter().copied().chain([f0, f0]).collect();
+        let d: Vec<Lit> = nb.iter().copied().chain([f0, f0]).collect();
+        let nd: Vec<Lit> = d.iter().map(|&l| !l).collect();
+        let mut q = vec![f0; n];
+        for i in (0..n).rev() {
+            // rem - d, and whether it does not borrow (rem >= d).
+            let t = self.tru();
+            let (diff, ge) = self.add_carry(&rem, &nd, t);
+            q[i] = ge;
+            let kept: Vec<Lit> = (0..n).map(|j| self.mux(ge, diff[j], rem[j])).collect();
+            // Below d < 2^p: doubling it fits.
+            rem = std::iter::once(f0).chain(kept[..n - 1].iter().copied()).collect();
+        }
+        let inexact = self.or_all(&rem);
+        let e = self.bv_sub(&ea, &eb);
+        let kc = self.bv_const(EW, (p + 1) as u64);
         let e = self.bv_sub(&e, &kc);
-        let finite = self.fp_round(f, sign, &e, q.bits(), inexact);
+        let finite = self.fp_round(f, sign, &e, &q, inexact);
         let zero_bits = {
             let mut z = vec![self.fls(); (f.width() - 1) as usize];
             z.push(sign);
