@@ -95,7 +95,10 @@ fn error_decided_by_double_arithmetic_is_exact_both_ways() {
         verify("double_decides_false", &src("1e9")),
         (10, "FALSE(unreach-call)".into())
     );
-    assert_eq!(verify("double_decides_true", &src("1e30")), (0, "TRUE".into()));
+    assert_eq!(
+        verify("double_decides_true", &src("1e30")),
+        (0, "TRUE".into())
+    );
 }
 
 #[test]
@@ -106,7 +109,10 @@ fn float_to_int_out_of_range_is_unknown() {
         int i = (int)d;\n  if (i == 7) reach_error();\n  return 0;\n}\n";
     let (code, last) = verify("float_to_int_range", src);
     assert_eq!(code, 5, "{last}");
-    assert!(last.contains("out of the range of its integer type"), "{last}");
+    assert!(
+        last.contains("out of the range of its integer type"),
+        "{last}"
+    );
 }
 
 #[test]

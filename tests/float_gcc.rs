@@ -112,10 +112,14 @@ struct Case {
 fn gen_case(r: &mut Rng, i: usize) -> Case {
     let f = if r.below(2) == 0 { FLOAT } else { DOUBLE };
     let (u, s) = (f.union, f.suffix);
-    let bits_ty = if f.bits == 32 { "unsigned" } else { "unsigned long long" };
+    let bits_ty = if f.bits == 32 {
+        "unsigned"
+    } else {
+        "unsigned long long"
+    };
     let result_union = |decls: &mut String, compute: String| Case {
         decls: {
-            let _ = write!(decls, "union {u} r{i};\n");
+            let _ = writeln!(decls, "union {u} r{i};");
             decls.clone()
         },
         compute,
@@ -136,7 +140,10 @@ fn gen_case(r: &mut Rng, i: usize) -> Case {
         // Which NaN the machine returns for two depends on the compiler's operand order.
         b = 0;
     }
-    let _ = writeln!(decls, "union {u} a{i} = {{ {a:#x}{s} }}, b{i} = {{ {b:#x}{s} }};");
+    let _ = writeln!(
+        decls,
+        "union {u} a{i} = {{ {a:#x}{s} }}, b{i} = {{ {b:#x}{s} }};"
+    );
     match r.below(6) {
         0 | 1 => {
             let op = ["+", "-", "*", "/"][r.below(4) as usize];
@@ -157,13 +164,21 @@ fn gen_case(r: &mut Rng, i: usize) -> Case {
                 result_union(&mut decls, format!("r{i}.f = -a{i}.f;"))
             } else {
                 // To the other format.
-                let (o, ou) = if f.bits == 32 { ("double", "D") } else { ("float", "F") };
+                let (o, ou) = if f.bits == 32 {
+                    ("double", "D")
+                } else {
+                    ("float", "F")
+                };
                 let _ = writeln!(decls, "union {ou} r{i};");
                 Case {
                     decls,
                     compute: format!("r{i}.f = ({o})a{i}.f;"),
                     bits_expr: format!("r{i}.u"),
-                    bits_ty: if ou == "F" { "unsigned" } else { "unsigned long long" },
+                    bits_ty: if ou == "F" {
+                        "unsigned"
+                    } else {
+                        "unsigned long long"
+                    },
                 }
             }
         }
@@ -340,7 +355,11 @@ fn folded_constants_match_gcc() {
             format!("{mant}e{exp}")
         };
         let (x, y) = (lit(&mut r), lit(&mut r));
-        let (t, suf) = if r.below(2) == 0 { ("float", "f") } else { ("double", "") };
+        let (t, suf) = if r.below(2) == 0 {
+            ("float", "f")
+        } else {
+            ("double", "")
+        };
         let op = ["+", "-", "*", "/", "<", "=="][r.below(6) as usize];
         let _ = writeln!(decls, "{t} c{i} = {x}{suf} {op} {y}{suf};");
         let _ = writeln!(
@@ -362,7 +381,11 @@ fn folded_constants_match_gcc() {
         eprintln!("skipped: gcc not runnable");
         return;
     };
-    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
     let out = Command::new(&exe).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     let want: Vec<u64> = text.lines().map(|l| l.parse().unwrap()).collect();

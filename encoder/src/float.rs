@@ -92,7 +92,11 @@ struct Unpacked {
 
 impl Encoder<'_> {
     fn fp_unpack(&mut self, f: FloatFormat, x: &BitVec) -> Unpacked {
-        assert_eq!(x.width(), f.width(), "operand of the wrong width for its format");
+        assert_eq!(
+            x.width(),
+            f.width(),
+            "operand of the wrong width for its format"
+        );
         let bits = x.bits();
         let (fw, ew) = (f.fraction as usize, f.exponent as usize);
         let frac = &bits[..fw];
@@ -445,7 +449,9 @@ impl Encoder<'_> {
             q[i] = ge;
             let kept: Vec<Lit> = (0..n).map(|j| self.mux(ge, diff[j], rem[j])).collect();
             // Below d < 2^p: doubling it fits.
-            rem = std::iter::once(f0).chain(kept[..n - 1].iter().copied()).collect();
+            rem = std::iter::once(f0)
+                .chain(kept[..n - 1].iter().copied())
+                .collect();
         }
         let inexact = self.or_all(&rem);
         let e = self.bv_sub(&ea, &eb);
@@ -473,7 +479,11 @@ impl Encoder<'_> {
 
     /// `-a`: the sign flipped (NaNs included, as x86's `xorps` does).
     pub fn fp_neg(&mut self, f: FloatFormat, a: &BitVec) -> BitVec {
-        assert_eq!(a.width(), f.width(), "operand of the wrong width for its format");
+        assert_eq!(
+            a.width(),
+            f.width(),
+            "operand of the wrong width for its format"
+        );
         let mut bits = a.bits().to_vec();
         let top = bits.len() - 1;
         bits[top] = !bits[top];

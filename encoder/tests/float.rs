@@ -185,14 +185,16 @@ fn interesting<T: Fmt>(rng: &mut Rng) -> u64 {
         // Denormals.
         1 => rng.next_u64() & frac_mask,
         // Small integers and halves (ties in conversions and sums).
-        2 => T::from_u64(0).to_u64() | {
-            let k = (rng.below(64) as f64) / 2.0;
-            if w == 32 {
-                u64::from((k as f32).to_bits())
-            } else {
-                k.to_bits()
+        2 => {
+            T::from_u64(0).to_u64() | {
+                let k = (rng.below(64) as f64) / 2.0;
+                if w == 32 {
+                    u64::from((k as f32).to_bits())
+                } else {
+                    k.to_bits()
+                }
             }
-        },
+        }
         // Near the overflow and underflow thresholds.
         3 => pick(exp_max - 1 - rng.below(3) as u64),
         4 => pick(1 + rng.below(3) as u64),
@@ -488,7 +490,8 @@ fn to_int_cases<T: Fmt>(seed: u64) -> usize {
                     interesting::<T>(&mut rng)
                 } else {
                     // Values of the integer's magnitude, and just past its limits.
-                    let k = sext(int_values(&mut rng, w), w) as f64 + (rng.below(5) as f64 - 2.0) / 4.0;
+                    let k =
+                        sext(int_values(&mut rng, w), w) as f64 + (rng.below(5) as f64 - 2.0) / 4.0;
                     T::from_u64(if width::<T>() == 32 {
                         u64::from((k as f32).to_bits())
                     } else {
@@ -506,7 +509,12 @@ fn to_int_cases<T: Fmt>(seed: u64) -> usize {
                     T::from_u64(bits)
                 );
                 if let Some(e) = expect {
-                    assert_eq!(enc.bv_const_value(&v), Some(e), "{:?} w={w}", T::from_u64(bits));
+                    assert_eq!(
+                        enc.bv_const_value(&v),
+                        Some(e),
+                        "{:?} w={w}",
+                        T::from_u64(bits)
+                    );
                 }
                 checked += 1;
             }
@@ -556,12 +564,18 @@ fn float_double_conversions_like_rust() {
         if !f.is_finite() {
             continue;
         }
-        let y = f64::from(f).to_bits().wrapping_add((1 << 28) + rng.below(3) as u64 - 1);
+        let y = f64::from(f)
+            .to_bits()
+            .wrapping_add((1 << 28) + rng.below(3) as u64 - 1);
         let v = f64::from_bits(y);
         let a = enc.bv_const(64, y);
         let r = enc.fp_convert(d, s, &a);
         if !v.is_nan() {
-            assert_eq!(enc.bv_const_value(&r), Some(u64::from((v as f32).to_bits())), "{v:?}");
+            assert_eq!(
+                enc.bv_const_value(&r),
+                Some(u64::from((v as f32).to_bits())),
+                "{v:?}"
+            );
         }
     }
 }

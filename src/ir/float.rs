@@ -262,9 +262,10 @@ mod tests {
         let mz = (-0.0f64).to_bits();
         let r = eval(&t, FloatOp::Add, &[(mz, d), (mz, d)], d);
         assert_eq!(r, Ok(mz));
-        let r = eval(&t, FloatOp::Eq, &[(mz, d), (0, d)], t.int32());
+        let int = t.int32();
+        let r = eval(&t, FloatOp::Eq, &[(mz, d), (0, d)], int);
         assert_eq!(r, Ok(1));
-        let r = eval(&t, FloatOp::Ne, &[(nan, d), (nan, d)], t.int32());
+        let r = eval(&t, FloatOp::Ne, &[(nan, d), (nan, d)], int);
         assert_eq!(r, Ok(1));
     }
 
@@ -276,11 +277,20 @@ mod tests {
         let i8t = t.int(8, true);
         let v = |x: f32| u64::from(x.to_bits());
         assert_eq!(convert(&t, v(255.9), f, u8t), Ok(255));
-        assert_eq!(convert(&t, v(256.0), f, u8t), Err(FloatUndefined::OutOfRange));
+        assert_eq!(
+            convert(&t, v(256.0), f, u8t),
+            Err(FloatUndefined::OutOfRange)
+        );
         assert_eq!(convert(&t, v(-0.9), f, u8t), Ok(0));
-        assert_eq!(convert(&t, v(-1.0), f, u8t), Err(FloatUndefined::OutOfRange));
+        assert_eq!(
+            convert(&t, v(-1.0), f, u8t),
+            Err(FloatUndefined::OutOfRange)
+        );
         assert_eq!(convert(&t, v(-128.5), f, i8t), Ok(-128i64 as u64));
-        assert_eq!(convert(&t, v(f32::NAN), f, i8t), Err(FloatUndefined::OutOfRange));
+        assert_eq!(
+            convert(&t, v(f32::NAN), f, i8t),
+            Err(FloatUndefined::OutOfRange)
+        );
         assert_eq!(convert(&t, (-3i64) as u64, i8t, f), Ok(v(-3.0)));
     }
 }

@@ -217,9 +217,10 @@ impl<'p> Validator<'p> {
                 match op {
                     FloatOp::Convert => {
                         let (from, to) = (args[0].ty, e.ty);
-                        let ok = (float(from) || exact_int(from) || matches!(t.get(from), Type::Bool))
-                            && (float(to) || exact_int(to))
-                            && (float(from) || float(to));
+                        let ok =
+                            (float(from) || exact_int(from) || matches!(t.get(from), Type::Bool))
+                                && (float(to) || exact_int(to))
+                                && (float(from) || float(to));
                         if !ok {
                             return Err(format!(
                                 "float conversion {} -> {}",

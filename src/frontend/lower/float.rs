@@ -91,8 +91,10 @@ impl Lowerer<'_> {
     /// The exact operation `op` on `args` with result type `ty`, folded when every operand is
     /// constant and the result is defined.
     fn float_expr(&mut self, op: FloatOp, args: Vec<Expr>, ty: TypeId) -> Expr {
-        let consts: Option<Vec<(u64, TypeId)>> =
-            args.iter().map(|a| a.as_const().map(|v| (v, a.ty))).collect();
+        let consts: Option<Vec<(u64, TypeId)>> = args
+            .iter()
+            .map(|a| a.as_const().map(|v| (v, a.ty)))
+            .collect();
         if let Some(c) = consts {
             if let Ok(v) = fsem::eval(&self.types, op, &c, ty) {
                 return Expr::constant(v, ty);
@@ -110,7 +112,8 @@ impl Lowerer<'_> {
             float_bits(&s.types, t).is_some()
                 || matches!(s.types.get(t), Type::Int { .. } | Type::Bool)
         };
-        let has_float = float_bits(&self.types, e.ty).is_some() || float_bits(&self.types, to).is_some();
+        let has_float =
+            float_bits(&self.types, e.ty).is_some() || float_bits(&self.types, to).is_some();
         if !(has_float && exact_side(self, e.ty) && exact_side(self, to)) {
             let boolean = matches!(self.types.get(to), Type::Bool);
             return self.float_op(to, boolean);
