@@ -184,6 +184,64 @@ fn symbolic_inputs_through_arithmetic_and_shared_memory() {
     assert!(r.findings.stats.input_classes > 1, "{:?}", r.findings.stats);
 }
 
+/// Input decisions branch inside the one schedule tree: each (schedule class, input path)
+/// pair is run once. Two threads race on x (2 schedule classes: the order of the writes), and
+/// main then tests i when x == 1, j when x == 2 (2 input paths in each class): 2 × 2 = 4
+/// complete runs, none blocked, 4 input paths. A search that explores the whole schedule
+/// space once per input class runs 8 here: the classes of (i, j) split by the decisions of
+/// both schedule classes are 4, and each runs both schedule classes. The FALSE twin fails
+/// only for T1 before T2 with j > 0.
+#[test]
+fn each_schedule_class_and_input_path_is_run_once() {
+    for constrained in [false, true] {
+        let r = concolic_all(&load("mpc_race_then_input_true.c"), constrained);
+        let s = &r.findings.stats;
+        assert!(r.findings.violation.is_none());
+        assert!(
+            r.findings.incomplete.is_none(),
+            "{:?}",
+            r.findings.incomplete
+        );
+        assert_eq!(s.executions, 2 * 2, "{s:?}");
+        assert_eq!(s.blocked, 0, "{s:?}");
+        assert_eq!(s.input_classes, 4, "{s:?}");
+        assert_eq!(s.paths, 4, "{s:?}");
+    }
+    let f = load("mpc_race_then_input_false.c");
+    let t = load("mpc_race_then_input_true.c");
+    for e in SCHEDULE_EXPLORERS {
+        let v = verdict(&f, e);
+        assert!(matches!(v, Verdict::False { .. }), "{e:?}: {v:?}");
+        let v = verdict(&t, e);
+        assert!(matches!(v, Verdict::True { .. }), "{e:?}: {v:?}");
+    }
+}
+
+/// Enumerated choices and input decisions interleaved in one step: a _Bool b picks the test
+/// of i, and a second _Bool c is chosen only when i < -3. Each outcome is one run: (b, i > 0),
+/// (b, i <= 0), (!b, i < -3, c), (!b, i < -3, !c), (!b, i >= -3), so 5 runs with 4 input
+/// paths. The FALSE twin fails on (!b, i < -3, !c) only.
+#[test]
+fn choices_and_input_decisions_in_one_step_are_each_run_once() {
+    let r = concolic_all(&load("mpc_choice_and_input_in_one_step_true.c"), false);
+    let s = &r.findings.stats;
+    assert!(r.findings.violation.is_none());
+    assert!(
+        r.findings.incomplete.is_none(),
+        "{:?}",
+        r.findings.incomplete
+    );
+    assert_eq!(s.executions, 5, "{s:?}");
+    assert_eq!(s.input_classes, 4, "{s:?}");
+    let f = load("mpc_choice_and_input_in_one_step_false.c");
+    for e in SCHEDULE_EXPLORERS {
+        let v = verdict(&f, e);
+        assert!(matches!(v, Verdict::False { .. }), "{e:?}: {v:?}");
+    }
+    let r = concolic_all(&f, false);
+    assert!(r.findings.violation.is_some());
+}
+
 /// An input-dependent array index is beyond the symbolic shadow: UNKNOWN, not a guess.
 #[test]
 fn input_dependent_index_is_unknown() {

@@ -35,8 +35,8 @@ pub struct ExploreStats {
     pub races: u64,
     /// Races or sleep-set entries decided by independence constraints (cdpor).
     pub constrained: u64,
-    /// Classes of nondet inputs explored (each with every schedule class; 1 without
-    /// symbolic inputs).
+    /// Input paths (sets of decisions on symbolic inputs) of the runs explored to their end:
+    /// the classes of inputs covered (1 without symbolic inputs).
     pub input_classes: u64,
     /// Distinct paths (every thread's branch decisions) of the runs explored to their end.
     pub paths: u64,

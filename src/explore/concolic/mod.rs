@@ -13,6 +13,7 @@
 
 pub mod encode;
 pub mod search;
+pub mod split;
 pub mod term;
 
 use std::cell::RefCell;
@@ -22,7 +23,7 @@ use std::rc::Rc;
 use term::{InputKey, SymId, Terms};
 
 /// A choice of the run on an input-dependent condition (a one-bit term).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Decision {
     pub cond: SymId,
     pub taken: bool,
@@ -39,8 +40,14 @@ pub struct Concolic {
     /// The inputs' values in this run (an input not listed is 0).
     values: HashMap<InputKey, u64>,
     memo: HashMap<SymId, u64>,
-    /// The decisions of this run, each condition once, in the order they were first made.
+    /// The decisions of the run so far (its path condition), each condition once, in the
+    /// order they were first made.
     pub log: Vec<Decision>,
+    /// For each decision of `log`, how many enumerated choices (nondet values of at most two
+    /// values) the run had made before it: orders a step's decisions among its choices.
+    pub at_choice: Vec<u64>,
+    /// Enumerated choices made so far (only differences within one step mean anything).
+    pub choices: u64,
     seen: HashSet<SymId>,
     /// A decision disagreed with its term in this run. Recorded here as well as trapped: a
     /// machine that only probes (an enabledness test, a commutation check on a copy) drops
@@ -57,8 +64,24 @@ impl Concolic {
         self.values = values;
         self.memo.clear();
         self.log.clear();
+        self.at_choice.clear();
         self.seen.clear();
         self.mismatch = false;
+    }
+
+    /// Goes on with other input values (the memo of term values is theirs no more).
+    pub fn set_values(&mut self, values: HashMap<InputKey, u64>) {
+        self.values = values;
+        self.memo.clear();
+    }
+
+    /// Goes back to the first `len` decisions: a run restored to an earlier prefix, or the
+    /// decisions of a probing machine dropped.
+    pub fn truncate(&mut self, len: usize) {
+        for d in self.log.drain(len.min(self.log.len())..) {
+            self.seen.remove(&d.cond);
+        }
+        self.at_choice.truncate(len);
     }
 
     pub fn values(&self) -> &HashMap<InputKey, u64> {
@@ -87,6 +110,7 @@ impl Concolic {
         }
         if !self.terms.is_const(cond) && self.seen.insert(cond) {
             self.log.push(Decision { cond, taken });
+            self.at_choice.push(self.choices);
         }
         Ok(())
     }

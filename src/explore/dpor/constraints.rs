@@ -173,14 +173,23 @@ impl<'p> Context<'p> {
             if sleep.iter().any(|(x, _)| x == q) || !sched::conflict(acc, &n.step.accesses) {
                 continue;
             }
+            // In a concolic run the state stands for every input on its path condition: the
+            // probes must not make a decision it leaves open (their outcome, and whether the
+            // two orders end equal, could differ for other inputs). Their decisions are not
+            // the run's: the path condition is put back after them.
+            let pc = s.concolic().map(|h| h.borrow().log.len());
             let mut m = s.clone();
-            let Ok(step) = sched::run_step(&mut m, *q, &[]) else {
-                continue;
+            let verdict = match sched::run_step(&mut m, *q, &[]) {
+                Ok(step) if step.choices.is_empty() => Some(self.commute(s, &step, &n.step)),
+                _ => None,
             };
-            if !step.choices.is_empty() {
-                continue;
+            let mut open = false;
+            if let (Some(h), Some(pc)) = (s.concolic(), pc) {
+                let mut k = h.borrow_mut();
+                open = k.log.len() > pc;
+                k.truncate(pc);
             }
-            if let (Commute::Uniformly, Some(after)) = self.commute(s, &step, &n.step) {
+            if let (false, Some((Commute::Uniformly, Some(after)))) = (open, verdict) {
                 sleep.push((*q, after));
                 stats.constrained += 1;
             }

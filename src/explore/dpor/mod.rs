@@ -16,19 +16,29 @@
 //! accesses conflict (see [`crate::explore::interp::Access::conflicts`]), which includes the
 //! synchronisation: a mutex operation writes the mutex, a creation the thread table, a
 //! thread's end its `done` flag that a join reads. A step's nondet values are choices of the
-//! step: every choice is explored below the same node (each is a different event).
+//! step: every choice is explored below the same node (each is a different event). In a
+//! concolic exploration (`Options::concolic`) so is every decision the step makes on a
+//! symbolic input that the path condition leaves open: its other way is explored below the
+//! same node, with inputs solved for it, when it is satisfiable (see `concolic::search` for
+//! why this covers every pair of a schedule class and an input path exactly once).
 
 pub mod constraints;
 pub mod hb;
+mod inputs;
 
+use std::collections::HashSet;
+use std::rc::Rc;
 use std::time::Instant;
 
+use super::concolic::split::{Splitter, Values};
+use super::concolic::Decision;
 use super::findings::{out_of_budget, unenumerable, Budget, Findings};
 use super::interp::{Access, Bounds, Machine, RunEnd};
 use super::sched::{self, Step};
 use crate::ir::Program;
 use crate::verdict::UnknownReason;
 use hb::Event;
+use inputs::{internal, rebase, Inputs};
 
 /// How to explore.
 #[derive(Clone, Debug)]
@@ -52,16 +62,29 @@ pub struct Report {
     pub runs: Vec<Vec<Step>>,
 }
 
-/// The thread being explored from a node: its choice prefixes still to run, and the union of
-/// the accesses of its step's outcomes (its sleep-set entry afterwards).
+/// One outcome of a thread's step still to run from a node: the nondet choices it forces
+/// and, in a concolic exploration, the inputs it runs with (none: the node's) and the
+/// decisions of the step it must make first (the last of them is the one it flips, or the
+/// ones before the choice it flips); the step's later choices and decisions are new.
+#[derive(Default)]
+struct Alt {
+    choices: Vec<u64>,
+    values: Option<Values>,
+    expect: Vec<Decision>,
+}
+
+/// The thread being explored from a node: its outcomes still to run, and the union of the
+/// accesses of its step's outcomes (its sleep-set entry afterwards).
 struct Current {
     thread: usize,
-    pending: Vec<Vec<u64>>,
+    pending: Vec<Alt>,
     accesses: Vec<Access>,
 }
 
 struct Node<'p> {
     machine: Machine<'p>,
+    /// The length of the path condition (the concolic log) at this node.
+    pc: usize,
     enabled: Vec<usize>,
     backtrack: Vec<usize>,
     done: Vec<usize>,
@@ -125,13 +148,32 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
             return Report { findings: f, runs };
         }
     };
+    let mut inputs = None;
     if let Some(h) = &opts.concolic {
         m.attach_concolic(h.clone());
+        match Splitter::new(opts.budget.deadline) {
+            Ok(split) => {
+                let values = Rc::new(h.borrow().values().clone());
+                h.borrow_mut().truncate(0);
+                inputs = Some(Inputs {
+                    h: h.clone(),
+                    split,
+                    values,
+                    paths: HashSet::new(),
+                })
+            }
+            Err(why) => {
+                f.give_up(why);
+                return Report { findings: f, runs };
+            }
+        }
     }
+    let initial = m.clone();
     let enabled = m.runnable();
     let first = enabled.first().copied();
     let mut stack = vec![Node {
         machine: m,
+        pc: 0,
         enabled,
         backtrack: first.into_iter().collect(),
         done: Vec::new(),
@@ -146,7 +188,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
         let mut next = None;
         if let Some(cur) = &mut top.current {
             match cur.pending.pop() {
-                Some(prefix) => next = Some((cur.thread, prefix)),
+                Some(alt) => next = Some((cur.thread, alt)),
                 None => {
                     let cur = top.current.take().expect("current");
                     top.sleep.push((cur.thread, cur.accesses));
@@ -167,7 +209,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
                         pending: Vec::new(),
                         accesses: Vec::new(),
                     });
-                    next = Some((p, Vec::new()));
+                    next = Some((p, Alt::default()));
                 }
                 None => {
                     stack.pop();
@@ -176,7 +218,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
                 }
             }
         }
-        let (p, prefix) = next.expect("chosen");
+        let (p, alt) = next.expect("chosen");
         if let Some(why) = out_of_budget(&opts.budget, &f.stats) {
             f.give_up(why);
             break;
@@ -192,8 +234,23 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
             ));
             break;
         }
+        // The inputs of this outcome, and the path condition of the node.
+        let mut at_step = 0;
+        if let Some(inp) = &mut inputs {
+            if let Some(v) = alt.values.as_ref().filter(|v| !Rc::ptr_eq(v, &inp.values)) {
+                if let Err(why) = rebase(&initial, inp, &mut stack, &mut events, v) {
+                    f.give_up(why);
+                    break;
+                }
+            }
+            let pc = stack.last().expect("top").pc;
+            let mut k = inp.h.borrow_mut();
+            k.truncate(pc);
+            at_step = k.choices;
+        }
+        let top = stack.last_mut().expect("top");
         let mut m = top.machine.clone();
-        let step = match sched::run_step(&mut m, p, &prefix) {
+        let step = match sched::run_step(&mut m, p, &alt.choices) {
             Ok(s) => s,
             Err(sched::Unenumerable(loc)) => {
                 f.give_up(unenumerable(&m, loc));
@@ -202,13 +259,65 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
         };
         f.stats.steps += 1;
         let cur = top.current.as_mut().expect("current");
-        for (j, c) in step.choices.iter().enumerate().skip(prefix.len()) {
-            for v in (0..c.domain).filter(|&v| v != c.value) {
-                let mut alt: Vec<u64> = step.choices[..j].iter().map(|c| c.value).collect();
-                alt.push(v);
-                cur.pending.push(alt);
+        // The step's decisions (open ones only: the path condition fixes the others), and
+        // how many of its choices came before each.
+        let mut made: Vec<Decision> = Vec::new();
+        let mut made_at: Vec<usize> = Vec::new();
+        if let Some(inp) = &inputs {
+            let k = inp.h.borrow();
+            made = k.log[top.pc..].to_vec();
+            made_at = k.at_choice[top.pc..]
+                .iter()
+                .map(|a| (a - at_step) as usize)
+                .collect();
+            if made.len() < alt.expect.len() || made[..alt.expect.len()] != alt.expect[..] {
+                drop(k);
+                f.give_up(internal(
+                    "a step did not make the decisions its inputs were solved for",
+                ));
+                break;
             }
         }
+        for (j, c) in step.choices.iter().enumerate().skip(alt.choices.len()) {
+            // The decisions before this choice stay as they are: same inputs.
+            let fixed = made_at.iter().filter(|&&a| a <= j).count();
+            for v in (0..c.domain).filter(|&v| v != c.value) {
+                let mut choices: Vec<u64> = step.choices[..j].iter().map(|c| c.value).collect();
+                choices.push(v);
+                cur.pending.push(Alt {
+                    choices,
+                    values: inputs.as_ref().map(|i| i.values.clone()),
+                    expect: made[..fixed].to_vec(),
+                });
+            }
+        }
+        if let Some(inp) = &mut inputs {
+            let k = inp.h.borrow();
+            for d in alt.expect.len()..made.len() {
+                let keep = &k.log[..top.pc + d];
+                match inp.split.other_way(&k.terms, keep, made[d], &inp.values) {
+                    Ok(Some(values)) => {
+                        let mut expect = made[..d].to_vec();
+                        expect.push(Decision {
+                            cond: made[d].cond,
+                            taken: !made[d].taken,
+                        });
+                        cur.pending.push(Alt {
+                            choices: step.choices[..made_at[d]].iter().map(|c| c.value).collect(),
+                            values: Some(values),
+                            expect,
+                        });
+                    }
+                    Ok(None) => {}
+                    Err(why) => {
+                        drop(k);
+                        f.give_up(why);
+                        break 'search;
+                    }
+                }
+            }
+        }
+        let pc = top.pc + made.len();
         cur.accesses.extend(step.accesses.iter().copied());
         let n = hb::event(&events, step);
         // Race detection: reversals go into the backtrack sets of the earlier nodes.
@@ -225,6 +334,10 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
         if n.step.end.is_some() {
             f.stats.executions += 1;
             f.paths.insert(m.path_id());
+            if let Some(inp) = &mut inputs {
+                let path = inp.path();
+                inp.paths.insert(path);
+            }
             let n = if let Some(RunEnd::Violation { thread, loc }) = &n.step.end {
                 if f.violation.is_none() {
                     let steps: Vec<&Step> = events
@@ -274,12 +387,20 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
         events.push(n);
         stack.push(Node {
             machine: m,
+            pc,
             enabled,
             backtrack: vec![first],
             done: Vec::new(),
             sleep,
             current: None,
         });
+    }
+    f.stats.input_classes = 1;
+    if let Some(inp) = &inputs {
+        f.stats.input_classes = inp.paths.len().max(1) as u64;
+        if inp.h.borrow().mismatch {
+            f.give_up(internal("the symbolic shadow disagreed with a run"));
+        }
     }
     f.stats.time = start.elapsed();
     Report { findings: f, runs }

@@ -26,6 +26,11 @@ impl<'p> Machine<'p> {
         self.conc = Some(h);
     }
 
+    /// The symbolic state of a concolic machine.
+    pub fn concolic(&self) -> Option<&Handle> {
+        self.conc.as_ref()
+    }
+
     /// The path of the run so far: the branch decisions of every thread.
     pub fn path_id(&self) -> u64 {
         self.paths
@@ -49,9 +54,14 @@ impl<'p> Machine<'p> {
         nondet: &mut dyn FnMut(&NondetRequest) -> u64,
     ) -> (u64, Option<SymId>) {
         let symbolic = !req.boolean && req.bits > 1;
-        let Some(h) = self.conc.clone().filter(|_| symbolic) else {
+        let Some(h) = self.conc.clone() else {
             return (nondet(&req), None);
         };
+        if !symbolic {
+            // An enumerated choice: counted, to order the decisions of a step among them.
+            h.borrow_mut().choices += 1;
+            return (nondet(&req), None);
+        }
         let th = &mut self.threads[req.thread];
         let key = InputKey {
             thread: req.thread as u32,

@@ -1,0 +1,30 @@
+// expect: FALSE unwind: 2
+// As mpc_race_then_input_true.c, but y == 2 fails: it needs T1 to write before T2 (x == 2)
+// and j > 0, one of the 4 (schedule class, input path) pairs.
+#include <pthread.h>
+#include <assert.h>
+
+extern int __VERIFIER_nondet_int(void);
+
+int x = 0, y = 0;
+
+void *T1(void *a) { x = 1; return 0; }
+void *T2(void *a) { x = 2; return 0; }
+
+int main(void) {
+  pthread_t t1, t2;
+  pthread_create(&t1, 0, T1, 0);
+  pthread_create(&t2, 0, T2, 0);
+  pthread_join(t1, 0);
+  pthread_join(t2, 0);
+  int i = __VERIFIER_nondet_int(), j = __VERIFIER_nondet_int();
+  if (x == 1) {
+    if (i > 0)
+      y = 1;
+  } else {
+    if (j > 0)
+      y = 2;
+  }
+  assert(y != 2);
+  return 0;
+}
