@@ -48,7 +48,10 @@ impl<'p> Machine<'p> {
             InstrKind::Nondet { dst } => {
                 let ty = dst.ty;
                 let types = &self.prog.types;
-                if !types.is_integer(ty) && !types.is_pointer(ty) {
+                if !types.is_integer(ty)
+                    && !types.is_pointer(ty)
+                    && crate::ir::float::float_bits(types, ty).is_none()
+                {
                     return trap("nondet value of a non-scalar type");
                 }
                 let (bits, signed) = (types.bits(ty), types.is_signed(ty));
