@@ -1,4 +1,4 @@
-//! Over-approximated constructs (an `sscanf` of a string that is not a constant, floating-point
+//! Over-approximated constructs (an `sscanf` of a string that is not a constant, `long double`
 //! arithmetic) and dynamic objects (`malloc` of a size that is not a constant): a TRUE verdict
 //! may rest on them (the TRUE/FALSE twins in tests/programs), but an error reachable only
 //! through an approximated value, or only through an access beyond a dynamic object's size, is
@@ -68,14 +68,49 @@ fn scan_of_a_literal_reads_it_as_the_c_library_does() {
 }
 
 #[test]
-fn error_decided_by_floating_point_is_unknown() {
+fn error_decided_by_long_double_is_unknown() {
+    // `long double` arithmetic stays over-approximated.
     let src = "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n\
-        int main(void) {\n  int n = __VERIFIER_nondet_int();\n  double d = n * 0.5;\n  \
+        int main(void) {\n  int n = __VERIFIER_nondet_int();\n  long double d = n;\n  \
         if (d > 1e30) reach_error();\n  return 0;\n}\n";
-    let (code, last) = verify("float_decides", src);
+    let (code, last) = verify("long_double_decides", src);
     assert_eq!(code, 5, "{last}");
     assert!(
         last.starts_with("UNKNOWN (unsupported: floating-point arithmetic, over-approximated at "),
+        "{last}"
+    );
+}
+
+#[test]
+fn error_decided_by_double_arithmetic_is_exact_both_ways() {
+    // `double` is exact: n * 0.5 exceeds 1e9 for some int n, never 1e30.
+    let src = |bound: &str| {
+        format!(
+            "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n\
+             int main(void) {{\n  int n = __VERIFIER_nondet_int();\n  double d = n * 0.5;\n  \
+             if (d > {bound}) reach_error();\n  return 0;\n}}\n"
+        )
+    };
+    assert_eq!(
+        verify("double_decides_false", &src("1e9")),
+        (10, "FALSE(unreach-call)".into())
+    );
+    assert_eq!(
+        verify("double_decides_true", &src("1e30")),
+        (0, "TRUE".into())
+    );
+}
+
+#[test]
+fn float_to_int_out_of_range_is_unknown() {
+    // Undefined in C: an execution converting 1e10 to int gets no verdict.
+    let src = "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n\
+        int main(void) {\n  int n = __VERIFIER_nondet_int();\n  double d = n * 10.0;\n  \
+        int i = (int)d;\n  if (i == 7) reach_error();\n  return 0;\n}\n";
+    let (code, last) = verify("float_to_int_range", src);
+    assert_eq!(code, 5, "{last}");
+    assert!(
+        last.contains("out of the range of its integer type"),
         "{last}"
     );
 }

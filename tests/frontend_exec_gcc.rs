@@ -325,6 +325,7 @@ impl<'p> Interp<'p> {
                 let (x, y) = (self.eval(f, a), self.eval(f, b));
                 x.wrapping_sub(y)
             }
+            ExprKind::Float(..) => panic!("these programs have no floating point"),
         };
         norm(p, v, e.ty)
     }

@@ -720,14 +720,17 @@ fn dollar_identifiers_keep_their_source_names() {
 }
 
 #[test]
-fn floating_point_constants_are_exact_and_operations_approximated() {
+fn floating_point_is_exact_except_long_double() {
     lower("#include <math.h>\ndouble d; int main() { return 0; }\n");
     let p = lower("double d; float f; int main() { d = 1.5; f = 1; return 0; }\n");
     let consts = consts_assigned(&p);
     assert!(consts.contains(&1.5f64.to_bits()), "{consts:?}");
     assert!(consts.contains(&(1.0f32.to_bits() as u64)), "{consts:?}");
     assert!(!has_approximation(&p));
+    // Float and double operations are exact; long double ones approximated.
     let p = lower("double d; int main() { d = 1.5; return d > 1.0; }\n");
+    assert!(!has_approximation(&p));
+    let p = lower("long double e; int main() { e = 1; return e > 0; }\n");
     assert!(has_approximation(&p));
     let e = load_source(
         "int main() { long double d = 1.5L; return 0; }\n",

@@ -88,3 +88,101 @@ fn invalid_read_blocks_only_the_verdicts_its_value_may_decide() {
         (0, "TRUE".into())
     );
 }
+
+/// A byte of an int chosen by a nondet index through an `unsigned char *` (a symbolic offset
+/// into a byte object): every offset is a case, none is guessed. `claim` is what main asserts
+/// of byte `k` for `k` in 0..4.
+fn byte_at_nondet_index(claim: &str) -> String {
+    format!(
+        "#include <assert.h>\nextern int __VERIFIER_nondet_int(void);\n\
+         unsigned int x = 0x0A0B0C0D;\n\
+         int main(void) {{\n  unsigned char *p = (unsigned char *)&x;\n\
+           int k = __VERIFIER_nondet_int();\n  __VERIFIER_assume(k >= 0 && k < 4);\n\
+           p[k] = p[k] + 1;\n  unsigned char b = p[k];\n  assert({claim});\n  return 0;\n}}\n"
+    )
+}
+
+#[test]
+fn byte_objects_take_symbolic_offsets_exactly() {
+    for model in ["--32", "--64"] {
+        // Byte k of 0x0A0B0C0D is 0x0D - k, plus the increment; the word changed in byte k only.
+        assert_eq!(
+            verify(
+                "byte_index_true",
+                model,
+                &byte_at_nondet_index("b == 0x0E - k && x == 0x0A0B0C0D + (1u << (8 * k))")
+            ),
+            (0, "TRUE".into())
+        );
+        // With k = 3 the byte is 0x0B.
+        assert_eq!(
+            verify(
+                "byte_index_false",
+                model,
+                &byte_at_nondet_index("b != 0x0B")
+            ),
+            (10, "FALSE(unreach-call)".into())
+        );
+    }
+}
+
+/// A pointer stored into memory that is also read at another width: its bytes are not the
+/// machine's address, so the verdict is UNKNOWN with the reason, never a guess.
+#[test]
+fn pointer_in_a_byte_object_is_unknown() {
+    let source = "#include <assert.h>\n#include <stdlib.h>\nint g = 5;\n\
+        int main(void) {\n  void *m = malloc(16);\n  int **pp = m;\n  *pp = &g;\n\
+          unsigned char *b = m;\n  unsigned char c = b[1];\n  assert(**pp == 5 + c - c);\n\
+          return 0;\n}\n";
+    let (code, last) = verify("pointer_bytes", "--64", source);
+    assert_eq!(code, 5, "{last}");
+    assert!(
+        last.contains("pointer stored in or read from memory accessed at different widths"),
+        "{last}"
+    );
+}
+
+/// A union copied as a whole after a write through one member, then read through another.
+/// `first`: the union's first member; the copy moves the first member's scalars.
+fn union_copy(first: &str, claim: &str) -> String {
+    format!(
+        "#include <assert.h>\n\
+         union U {{ {first}; unsigned int i; unsigned char b[4]; }};\n\
+         union U u1, u2;\n\
+         int main(void) {{\n  u2.i = 0xFFFFFFFF;\n  u1.i = 0x01020304;\n  u2 = u1;\n\
+           assert({claim});\n  return 0;\n}}\n"
+    )
+}
+
+#[test]
+fn union_copies_in_byte_objects_are_exact_or_unknown() {
+    // The first member covers the union: the copy moves all four bytes.
+    assert_eq!(
+        verify(
+            "union_copy_true",
+            "--64",
+            &union_copy("unsigned int w", "u2.i == 0x01020304 && u2.b[1] == 3")
+        ),
+        (0, "TRUE".into())
+    );
+    assert_eq!(
+        verify(
+            "union_copy_false",
+            "--64",
+            &union_copy("unsigned int w", "u2.b[3] == 4")
+        ),
+        (10, "FALSE(unreach-call)".into())
+    );
+    // A one-byte first member: copying its scalar alone would leave u2's other bytes at 0xFF
+    // (a wrong FALSE); the copy is reported instead.
+    let (code, last) = verify(
+        "union_copy_partial",
+        "--64",
+        &union_copy("unsigned char c", "u2.i == 0x01020304"),
+    );
+    assert_eq!(code, 5, "{last}");
+    assert!(
+        last.contains("copy of a union whose first member does not cover it"),
+        "{last}"
+    );
+}

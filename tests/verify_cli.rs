@@ -468,3 +468,48 @@ fn spin_reduction_is_counted_and_can_be_turned_off() {
         "{lines:?}"
     );
 }
+
+/// A signed global read back in another step: the explorers' trace shows the access's own
+/// bits, as the SAT engines' trace does (a read was shown sign-extended to 64 bits).
+#[test]
+fn explorer_trace_shows_a_negative_read_at_its_width() {
+    let dir = scratch("negative-read");
+    let src = dir.join("neg.c");
+    std::fs::write(
+        &src,
+        "#include <pthread.h>\nextern int __VERIFIER_nondet_int(void);\n\
+         extern void reach_error(void);\nint in1; int x;\n\
+         void *t(void *a) { x = 1; return 0; }\n\
+         int main(void) {\n  pthread_t h;\n  in1 = __VERIFIER_nondet_int();\n\
+         pthread_create(&h, 0, t, 0);\n  if (in1 == -9 && x == 1) reach_error();\n  return 0;\n}\n",
+    )
+    .unwrap();
+    for engine in ["dpor", "cdpor"] {
+        let (code, out, _) = verify(&dir, &["--engine", engine, "neg.c"]);
+        assert_eq!(code, 10, "{engine}: {out:?}");
+        let reads: Vec<&String> = out.iter().filter(|l| l.contains("read  in1")).collect();
+        assert!(!reads.is_empty(), "{engine}: no read of in1 in {out:?}");
+        for r in reads {
+            assert!(r.ends_with("read  in1 = 4294967287 (-9)"), "{engine}: {r}");
+        }
+    }
+}
+
+/// `yogar verify F | head -1`: the closed pipe ends yogar like any Unix filter (SIGPIPE),
+/// not with a panic message.
+#[test]
+fn a_closed_output_pipe_is_no_panic() {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_yogar"))
+        .args(["verify", "--engine", "dpor"])
+        .arg(programs().join("mpc_race_then_input_false.c"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_ne!(out.status.code(), Some(101), "{stderr}");
+}

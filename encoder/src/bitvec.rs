@@ -141,7 +141,7 @@ impl Encoder<'_> {
     }
 
     /// `a + b + cin`, returning the sum and the carry out.
-    fn add_carry(&mut self, a: &[Lit], b: &[Lit], cin: Lit) -> (Vec<Lit>, Lit) {
+    pub(crate) fn add_carry(&mut self, a: &[Lit], b: &[Lit], cin: Lit) -> (Vec<Lit>, Lit) {
         let mut carry = cin;
         let mut sum = Vec::with_capacity(a.len());
         for (&x, &y) in a.iter().zip(b) {

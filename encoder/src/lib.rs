@@ -30,6 +30,7 @@
 mod at_most_one;
 pub mod bitvec;
 pub mod equation;
+pub mod float;
 pub mod gates;
 pub mod links;
 pub mod ordering;
@@ -42,6 +43,7 @@ pub use equation::{
     AccessKind, AtomicBlock, CreateEdge, Equation, EquationError, Event, EventData, JoinEdge,
     Location, LocationData, Thread, ThreadData, ThreadItem,
 };
+pub use float::FloatFormat;
 pub use gates::{Counters, Encoder, EncoderState};
 pub use links::{encode_links, Link, LinkTable};
 pub use ordering::{Coherence, CoherencePair, OrderTheory, TheoryStats};

@@ -25,6 +25,7 @@ pub use crate::ir::DataModel;
 /// Entry point of the binary: parse arguments, run the subcommand, map the outcome to an exit
 /// code. Errors are printed as one line on stderr.
 pub fn main() -> ExitCode {
+    restore_sigpipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -44,4 +45,14 @@ pub fn main() -> ExitCode {
         Command::Litmus(args) => litmus::run(&args),
     };
     ExitCode::from(code)
+}
+
+/// A closed output pipe ends the process as it ends `cat` or `grep` (`yogar verify F | head
+/// -1`), instead of a panic in the next `println!`: the Rust runtime ignores SIGPIPE, which
+/// turns the write into an error that `print!` panics on.
+fn restore_sigpipe() {
+    // SAFETY: called first in `main`, before any thread exists; SIG_DFL is a valid handler.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
 }

@@ -65,10 +65,12 @@ impl Trace {
                 .find(|ti| ti.thread == t)
                 .map_or(u32::MAX, |ti| ti.number)
         };
+        // The bytes of one access to a byte object are one step, shown at its first byte.
         let shown: Vec<Event> = order
             .iter()
             .copied()
             .filter(|&e| eq.events[e].thread != eq.init_thread())
+            .filter(|&e| out.event_info[e].head.is_none())
             .collect();
         let position: std::collections::HashMap<Event, usize> =
             shown.iter().enumerate().map(|(k, &e)| (e, k)).collect();
@@ -76,13 +78,22 @@ impl Trace {
             .iter()
             .map(|&e| {
                 let d = &eq.events[e];
+                // An access of several bytes: their values joined, lowest byte first.
+                let (mut value, mut bits) = (enc.bv_value_u64(&d.value), d.value.width());
+                for &r in &out.event_info[e].rest {
+                    let v = &eq.events[r].value;
+                    if bits < 64 {
+                        value |= enc.bv_value_u64(v) << bits;
+                    }
+                    bits += v.width();
+                }
                 TraceEvent {
                     thread: number(d.thread),
                     loc: out.event_info[e].loc,
                     what: eq.locations[d.location].name.clone(),
                     write: d.is_write(),
-                    value: enc.bv_value_u64(&d.value),
-                    bits: d.value.width(),
+                    value,
+                    bits,
                 }
             })
             .collect();

@@ -2,7 +2,7 @@
 //! the violating run in order, its nondet inputs and its threads, so that the verdict line,
 //! the printed trace and the GraphML witness come from the same code.
 
-use super::interp::{Machine, Target};
+use super::interp::{norm, Machine, Target};
 use super::sched::Step;
 use crate::engine::{Trace, TraceEvent, TraceInput};
 use crate::ir::Loc;
@@ -77,7 +77,9 @@ pub fn build(m: &Machine, steps: &[&Step], thread: usize, loc: Loc) -> Trace {
                         Target::Mem { len, .. } if len <= 8 => (len * 8) as u32,
                         _ => 64,
                     };
-                    (name(&a.target), a.write, a.value, bits)
+                    // A read's value is in the interpreter's canonical form (sign-extended
+                    // for a signed type); the trace holds the access's own bits.
+                    (name(&a.target), a.write, norm(a.value, bits, false), bits)
                 }
                 None => ("sync".into(), true, 0, 1),
             };

@@ -27,6 +27,7 @@
 //! `body.loops` the loops; `InstrKind::walk_exprs` every expression of an instruction;
 //! `ir::print::Printer` the text form.
 
+pub mod float;
 pub mod liveness;
 pub mod print;
 pub mod types;
@@ -202,6 +203,64 @@ impl BinOp {
     }
 }
 
+/// IEEE-754 operations on the bit patterns of `Type::Float` values of 32 or 64 bits (see
+/// [`float`] for their exact meaning): rounded to nearest, ties to even, each operation to its
+/// result type.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FloatOp {
+    /// Two operands of the result's floating type.
+    Add,
+    Sub,
+    Mul,
+    Div,
+    /// Comparisons of two operands of one floating type, giving `int` 0 or 1; false (and
+    /// `Ne` true) when either operand is a NaN.
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    /// The sign flipped.
+    Neg,
+    /// Conversion of the operand to the result type, one of them floating and the other
+    /// floating, integer or (as the operand) `_Bool`: integer to floating rounds; floating to
+    /// integer truncates toward zero, undefined when the result is out of range (see
+    /// [`float::FloatUndefined`]).
+    Convert,
+}
+
+impl FloatOp {
+    pub fn is_comparison(self) -> bool {
+        use FloatOp::*;
+        matches!(self, Eq | Ne | Lt | Le | Gt | Ge)
+    }
+    pub fn symbol(self) -> &'static str {
+        use FloatOp::*;
+        match self {
+            Add => "+f",
+            Sub => "-f",
+            Mul => "*f",
+            Div => "/f",
+            Eq => "==f",
+            Ne => "!=f",
+            Lt => "<f",
+            Le => "<=f",
+            Gt => ">f",
+            Ge => ">=f",
+            Neg => "-f",
+            Convert => "convf",
+        }
+    }
+    /// Number of operands.
+    pub fn arity(self) -> usize {
+        match self {
+            FloatOp::Neg | FloatOp::Convert => 1,
+            _ => 2,
+        }
+    }
+}
+
 /// A side-effect-free expression with its type.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Expr {
@@ -232,6 +291,8 @@ pub enum ExprKind {
     PtrAdd(Box<Expr>, Box<Expr>),
     /// Byte distance `a - b` between two pointers, as a signed integer of pointer width.
     PtrDiff(Box<Expr>, Box<Expr>),
+    /// A floating-point operation on its [`FloatOp::arity`] operands.
+    Float(FloatOp, Vec<Expr>),
 }
 
 impl Expr {
@@ -612,6 +673,11 @@ impl Expr {
                 c.walk(f);
                 a.walk(f);
                 b.walk(f);
+            }
+            ExprKind::Float(_, args) => {
+                for a in args {
+                    a.walk(f);
+                }
             }
         }
     }

@@ -41,6 +41,12 @@ impl<'p> Printer<'p> {
             ExprKind::Cast(a) => format!("({}){}", t.display(e.ty), self.atom(a)),
             ExprKind::PtrAdd(p, o) => format!("{} +p {}", self.atom(p), self.atom(o)),
             ExprKind::PtrDiff(a, b) => format!("{} -p {}", self.atom(a), self.atom(b)),
+            ExprKind::Float(op, args) => match (op, args.as_slice()) {
+                (FloatOp::Convert, [a]) => format!("({})f {}", t.display(e.ty), self.atom(a)),
+                (_, [a]) => format!("{}{}", op.symbol(), self.atom(a)),
+                (_, [a, b]) => format!("{} {} {}", self.atom(a), op.symbol(), self.atom(b)),
+                _ => format!("{}(?)", op.symbol()),
+            },
         }
     }
 

@@ -208,6 +208,43 @@ impl<'p> Validator<'p> {
                 }
                 Ok(())
             }
+            ExprKind::Float(op, args) => {
+                if args.len() != op.arity() {
+                    return Err(format!("{} with {} operands", op.symbol(), args.len()));
+                }
+                let float = |x: TypeId| crate::ir::float::float_bits(t, x).is_some();
+                let exact_int = |x: TypeId| matches!(t.get(x), Type::Int { .. });
+                match op {
+                    FloatOp::Convert => {
+                        let (from, to) = (args[0].ty, e.ty);
+                        let ok =
+                            (float(from) || exact_int(from) || matches!(t.get(from), Type::Bool))
+                                && (float(to) || exact_int(to))
+                                && (float(from) || float(to));
+                        if !ok {
+                            return Err(format!(
+                                "float conversion {} -> {}",
+                                self.ty(from),
+                                self.ty(to)
+                            ));
+                        }
+                        Ok(())
+                    }
+                    _ => {
+                        if !float(args[0].ty) {
+                            return Err(format!("{} on {}", op.symbol(), self.ty(args[0].ty)));
+                        }
+                        if let Some(b) = args.get(1) {
+                            self.same(b.ty, args[0].ty, "float operands")?;
+                        }
+                        if op.is_comparison() {
+                            self.same(e.ty, self.int().unwrap_or(e.ty), "comparison result")
+                        } else {
+                            self.same(e.ty, args[0].ty, "float result")
+                        }
+                    }
+                }
+            }
             ExprKind::PtrDiff(a, b) => {
                 self.same(a.ty, b.ty, "pointer difference")?;
                 if !t.is_pointer(a.ty) || t.bits(e.ty) != t.ptr_bits() as u32 {

@@ -91,6 +91,8 @@ impl PointsTo {
         match &e.kind {
             ExprKind::Const(_) | ExprKind::PtrDiff(..) | ExprKind::Unary(UnOp::LogNot, _) => {}
             ExprKind::Binary(op, _, _) if op.is_comparison() => {}
+            // Floating-point values carry no pointer.
+            ExprKind::Float(..) => {}
             ExprKind::Read(p) => self.load_into(prog, p, out),
             ExprKind::AddrOf(p) => self.base_into(prog, p, out),
             ExprKind::FuncAddr(f) => {

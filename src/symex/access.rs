@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use cranelift_entity::EntityRef;
-use encoder::{AccessKind, AtomicBlock, BitVec, EventData, Location, Thread};
+use encoder::{AccessKind, AtomicBlock, BitVec, Event, EventData, Location, Thread};
 use solver_glue::Lit;
 
 use super::exec::Symex;
@@ -15,6 +15,18 @@ use crate::ir::{Expr, Loc, Place, PlaceBase, Proj, Type, TypeId};
 use crate::sharing::{var_object, AbsObj, ObjSet};
 
 const INVALID_WRITE: &str = "invalid memory write (null, dangling or out of bounds)";
+/// A pointer read from or written to a byte object. Symbolic execution and the interpreter
+/// represent a pointer's bytes differently (object number and offset here, offset and
+/// provenance there), and neither is the machine's address: a pointer read back whole where it
+/// was written whole would be exact, but one read from bytes written otherwise (or written and
+/// read in part) would be a guess, so every pointer access to a byte object is reported.
+pub(super) const POINTER_BYTES: &str =
+    "pointer stored in or read from memory accessed at different widths (its bytes are not modelled)";
+/// A copy of a union whose first member does not cover all its bytes: the copy moves the
+/// first member's scalars only, which is exact while no other member is used (the object is
+/// then typed), but not in a byte object, where the other bytes would keep stale values.
+const UNION_COPY: &str =
+    "copy of a union whose first member does not cover it, in memory accessed at different widths";
 /// A second thread touches an object the sharing pass took as private to one.
 const UNPREDICTED: &str =
     "an object the sharing analysis took as private to one thread is accessed by another";
@@ -24,6 +36,18 @@ const UNPREDICTED: &str =
 enum Offset {
     Const(u64),
     Sym(BitVec),
+}
+
+/// Why a scalar of a place's value would not be exact in a byte object: the place's type
+/// holds a union its first member does not cover (`partial`), or the scalar is a pointer.
+fn inexact_in_bytes(partial: bool, pointer: bool) -> Option<&'static str> {
+    if partial {
+        Some(UNION_COPY)
+    } else if pointer {
+        Some(POINTER_BYTES)
+    } else {
+        None
+    }
 }
 
 /// Where a place lives.
@@ -65,6 +89,8 @@ pub(super) struct OpenAccess {
     /// The value read (the alternatives constrain it) or written.
     kind: AccessKind,
     value: BitVec,
+    /// Why the access would not be exact in a byte object (see [`POINTER_BYTES`]).
+    inexact: Option<&'static str>,
     atomic: Option<AtomicBlock>,
     loc: Loc,
     /// The abstract objects the pointer may designate.
@@ -190,13 +216,18 @@ impl Symex<'_, '_, '_> {
     ) -> Result<Val, SymexError> {
         let target = self.resolve(place, s, guard)?;
         let (aggregate, leaves) = self.shape(place.ty)?;
+        let ptrs = super::memory::pointer_offsets(&self.prog.types, place.ty);
+        let partial = super::memory::has_partial_union(&self.prog.types, place.ty);
         let mut out = Vec::with_capacity(leaves.len());
         for (lo, bits) in leaves {
             let v = match &target {
                 Target::Var { key, ty, off } => {
                     self.read_var_leaf(*key, *ty, off, lo, bits, s, guard)?
                 }
-                Target::Mem(p, via) => self.load(p, lo, bits, s, guard, *via)?,
+                Target::Mem(p, via) => {
+                    let inexact = inexact_in_bytes(partial, ptrs.contains(&lo));
+                    self.load(p, lo, bits, inexact, s, guard, *via)?
+                }
             };
             out.push((lo, v));
         }
@@ -229,9 +260,12 @@ impl Symex<'_, '_, '_> {
                 Ok(())
             }
             Target::Mem(p, via) => {
+                let ptrs = super::memory::pointer_offsets(&self.prog.types, place.ty);
+                let partial = super::memory::has_partial_union(&self.prog.types, place.ty);
                 for (lo, v) in val.leaves() {
                     let bits = v.width();
-                    self.store_through(&p, lo, Val::Scalar(v), bits, guard, s, via)?;
+                    let inexact = inexact_in_bytes(partial, ptrs.contains(&lo));
+                    self.store_through(&p, lo, Val::Scalar(v), bits, inexact, guard, s, via)?;
                 }
                 Ok(())
             }
@@ -397,7 +431,7 @@ impl Symex<'_, '_, '_> {
         };
         let mut now = Vec::new();
         for o in objs {
-            self.object_cells(o, &obj_part, &off, bits, guard, &mut now);
+            self.object_cells(o, &obj_part, &off, bits, guard, &mut now)?;
         }
         Ok(Cells { now, later })
     }
@@ -422,20 +456,37 @@ impl Symex<'_, '_, '_> {
         bits: u32,
         guard: Lit,
         out: &mut Vec<(ObjId, u64, Lit)>,
-    ) {
+    ) -> Result<(), SymexError> {
         if o.index() >= self.mem.objects.len() {
-            return;
+            return Ok(());
         }
         let off_bits = self.mem.off_bits();
         let oc = self.enc.bv_const(obj_part.width(), o.as_u32() as u64);
         let is_obj = self.enc.bv_eq(obj_part, &oc);
         if self.enc.const_value(is_obj) == Some(false) {
-            return;
+            return Ok(());
         }
         let offsets = match self.enc.bv_const_value(off) {
             Some(c) => vec![c],
             None => self.mem.candidate_offsets(o, bits),
         };
+        // A computed offset into a typed object that has no scalar of the access's width (a
+        // byte index into an int): any cell it hits is read at another width, so the object
+        // is a byte object (`exec::run` executes again), where every offset is a candidate.
+        let obj = &self.mem.objects[o];
+        if offsets.is_empty()
+            && !obj.bytes
+            && obj.leaves.as_ref().is_some_and(|l| !l.is_empty())
+            && obj.size >= (bits as u64).div_ceil(8)
+        {
+            let name = obj.name.clone();
+            if self.needs_bytes(o) {
+                return Ok(());
+            }
+            return unsupported(format!(
+                "accesses of different sizes to one memory object ({name})"
+            ));
+        }
         let limit = self.mem.objects[o].limit.clone();
         for c in offsets {
             let k = self.enc.bv_const(off_bits, c);
@@ -455,13 +506,30 @@ impl Symex<'_, '_, '_> {
             }
             out.push((o, c, cond));
         }
+        Ok(())
     }
 
-    /// The location of a cell, or why it has none.
+    /// Records that the abstract object of `o` needs byte objects ([`Symex::widen`]); false
+    /// when `o` has none (it cannot then be modelled).
+    pub(super) fn needs_bytes(&mut self, o: ObjId) -> bool {
+        match self.abs[o.index()] {
+            Some(a) => {
+                self.widen.insert(a);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The location of a cell, or why it has none. Two accesses of different extents to a
+    /// typed object make its abstract object one that needs byte objects: the execution goes
+    /// on with no cell for the access (its result is discarded) and `exec::run` starts over
+    /// with that abstract object modelled byte by byte ([`Symex::widen`]).
     fn cell_loc(&mut self, o: ObjId, off: u64, bits: u32) -> Result<Option<Location>, SymexError> {
         let eq = &mut self.eq;
         match self.mem.cell(o, off, bits, |name| eq.add_location(name)) {
             CellLookup::Cell(l) => Ok(Some(l)),
+            CellLookup::Overlap if self.needs_bytes(o) => Ok(None),
             CellLookup::Overlap => unsupported(format!(
                 "accesses of different sizes to one memory object ({})",
                 self.mem.objects[o].name
@@ -470,13 +538,173 @@ impl Symex<'_, '_, '_> {
         }
     }
 
-    /// A memory read of `bits` bits at pointer `p` + `lo` (`via`: the pointer's expression).
+    /// The cells an access of `bits` bits at offset `off` of `o` is made of, each with its
+    /// location, lowest offset first: the access's own cell in a typed object, its bytes in a
+    /// byte object. None when the access does not lie inside the object.
+    #[allow(clippy::type_complexity)]
+    fn pieces(
+        &mut self,
+        o: ObjId,
+        off: u64,
+        bits: u32,
+    ) -> Result<Option<Vec<(u64, u32, Location)>>, SymexError> {
+        if !self.mem.objects[o].bytes {
+            return Ok(self.cell_loc(o, off, bits)?.map(|l| vec![(off, bits, l)]));
+        }
+        let n = (bits as u64).div_ceil(8);
+        if !self.mem.in_bounds(o, off, n) {
+            return Ok(None);
+        }
+        let mut out = Vec::with_capacity(n as usize);
+        for k in off..off + n {
+            match self.cell_loc(o, k, 8)? {
+                Some(l) => out.push((k, 8, l)),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(out))
+    }
+
+    /// The atomic block the events of an access of `n` cells go into: the path's atomic
+    /// section, else, for the bytes of one access to a byte object, a block of their own. A
+    /// scalar access is one indivisible step, as in the interpreter the explorers and witness
+    /// replay run (and as an aligned access is on the machine): another thread's access to the
+    /// object comes before or after all of its bytes, so no execution reads half of a write.
+    fn access_block(&mut self, n: usize, s: &State) -> Option<AtomicBlock> {
+        match s.block() {
+            Some(b) => Some(b),
+            None if n > 1 && !self.init_mode => Some(self.eq.new_atomic_block()),
+            None => None,
+        }
+    }
+
+    /// Records that `events` (in address order) are the bytes of one access, for traces.
+    fn link_pieces(&mut self, events: &[Event]) {
+        if let [head, rest @ ..] = events {
+            if !rest.is_empty() {
+                self.event_info[*head].rest = rest.to_vec();
+                for &e in rest {
+                    self.event_info[e].head = Some(*head);
+                }
+            }
+        }
+    }
+
+    /// The value of `bits` bits the pieces' values make: the first piece is the lowest byte
+    /// (little-endian).
+    fn join_pieces(&mut self, parts: Vec<BitVec>, bits: u32) -> BitVec {
+        if parts.len() == 1 {
+            return parts.into_iter().next().expect("one piece");
+        }
+        let all: Vec<Lit> = parts.iter().flat_map(|p| p.bits().to_vec()).collect();
+        let v = BitVec::from_bits(all);
+        self.resize(&v, bits, false)
+    }
+
+    /// A value cut into `n` pieces (bytes, lowest first, when `n > 1`).
+    fn split_pieces(&mut self, v: &BitVec, n: usize) -> Vec<BitVec> {
+        if n == 1 {
+            return vec![v.clone()];
+        }
+        let v = self.resize(v, 8 * n as u32, false);
+        v.bits()
+            .chunks(8)
+            .map(|c| BitVec::from_bits(c.to_vec()))
+            .collect()
+    }
+
+    /// Reads the cell(s) of an access of `bits` bits at `off` of `o` (under `g`): from the
+    /// initial values while the initialisers run, from the path for a private object, else as
+    /// read events. None when the access lies outside the object. `ptr`: the access is of a
+    /// pointer (see [`POINTER_BYTES`]).
+    #[allow(clippy::too_many_arguments)]
+    fn read_cell(
+        &mut self,
+        o: ObjId,
+        off: u64,
+        bits: u32,
+        inexact: Option<&'static str>,
+        g: Lit,
+        s: &mut State,
+    ) -> Result<Option<BitVec>, SymexError> {
+        let Some(pieces) = self.pieces(o, off, bits)? else {
+            return Ok(None);
+        };
+        if let (Some(why), true) = (inexact, self.mem.objects[o].bytes) {
+            self.unsupported_check(why, g);
+        }
+        let atomic = self.access_block(pieces.len(), s);
+        let mut parts = Vec::with_capacity(pieces.len());
+        let mut events = Vec::new();
+        for (k, b, loc) in pieces {
+            let v = if self.init_mode {
+                self.init_vals
+                    .get(&(o, k))
+                    .cloned()
+                    .unwrap_or_else(|| self.enc.bv_const(b, 0))
+            } else if let Some(old) = self.private_cell(o, k, b, s, g) {
+                old
+            } else {
+                let value = self.enc.bv_fresh(b);
+                events.extend(self.emit(loc, AccessKind::Read, g, value.clone(), atomic));
+                value
+            };
+            parts.push(v);
+        }
+        self.link_pieces(&events);
+        Ok(Some(self.join_pieces(parts, bits)))
+    }
+
+    /// Writes `v` into the cell(s) of an access at `off` of `o` (under `g`), the counterpart
+    /// of [`Symex::read_cell`]. False when the access lies outside the object.
+    #[allow(clippy::too_many_arguments)]
+    fn write_cell(
+        &mut self,
+        o: ObjId,
+        off: u64,
+        v: &BitVec,
+        inexact: Option<&'static str>,
+        g: Lit,
+        s: &mut State,
+    ) -> Result<bool, SymexError> {
+        let Some(pieces) = self.pieces(o, off, v.width())? else {
+            return Ok(false);
+        };
+        if let (Some(why), true) = (inexact, self.mem.objects[o].bytes) {
+            self.unsupported_check(why, g);
+        }
+        let atomic = self.access_block(pieces.len(), s);
+        let values = self.split_pieces(v, pieces.len());
+        let mut events = Vec::new();
+        for ((k, b, loc), pv) in pieces.into_iter().zip(values) {
+            if self.init_mode {
+                let old = self
+                    .init_vals
+                    .get(&(o, k))
+                    .cloned()
+                    .unwrap_or_else(|| self.enc.bv_const(b, 0));
+                let new = self.enc.bv_ite(g, &pv, &old);
+                self.init_vals.insert((o, k), new);
+            } else if let Some(old) = self.private_cell(o, k, b, s, g) {
+                let new = self.enc.bv_ite(g, &pv, &old);
+                s.mem.insert((o, k), new);
+            } else {
+                events.extend(self.emit(loc, AccessKind::Write, g, pv, atomic));
+            }
+        }
+        self.link_pieces(&events);
+        Ok(true)
+    }
+
+    /// A memory read of `bits` bits at pointer `p` + `lo` (`via`: the pointer's expression;
+    /// `ptr`: whether a pointer is read).
     #[allow(clippy::too_many_arguments)]
     pub fn load(
         &mut self,
         p: &BitVec,
         lo: u64,
         bits: u32,
+        inexact: Option<&'static str>,
         s: &mut State,
         guard: Lit,
         via: Via<'_>,
@@ -486,19 +714,25 @@ impl Symex<'_, '_, '_> {
             let v = self.enc.bv_fresh(bits);
             let mut conds = Vec::new();
             for (o, off, cond) in cells.now {
-                let Some(loc) = self.cell_loc(o, off, bits)? else {
-                    continue;
-                };
                 let g = self.enc.and(guard, cond);
-                let val = match self.private_cell(o, off, bits, s, g) {
-                    Some(old) => old,
-                    None => self.emit_read(loc, g, bits, s),
+                let Some(val) = self.read_cell(o, off, bits, inexact, g, s)? else {
+                    continue;
                 };
                 let same = self.enc.bv_eq(&v, &val);
                 self.enc.assert_implies(g, same);
                 conds.push(cond);
             }
-            self.open_access(p, lo, AccessKind::Read, v.clone(), guard, s, may, conds);
+            self.open_access(
+                p,
+                lo,
+                AccessKind::Read,
+                v.clone(),
+                inexact,
+                guard,
+                s,
+                may,
+                conds,
+            );
             return Ok(v);
         }
         // When no cell may be hit, the value is arbitrary (see `CheckKind::InvalidRead`): the
@@ -507,19 +741,9 @@ impl Symex<'_, '_, '_> {
         let mut hits = Vec::new();
         let mut conds_all = Vec::new();
         for (o, off, cond) in cells.now.into_iter().rev() {
-            let Some(loc) = self.cell_loc(o, off, bits)? else {
-                continue;
-            };
             let g = self.enc.and(guard, cond);
-            let v = if self.init_mode {
-                self.init_vals
-                    .get(&(o, off))
-                    .cloned()
-                    .unwrap_or_else(|| self.enc.bv_const(bits, 0))
-            } else if let Some(old) = self.private_cell(o, off, bits, s, g) {
-                old
-            } else {
-                self.emit_read(loc, g, bits, s)
+            let Some(v) = self.read_cell(o, off, bits, inexact, g, s)? else {
+                continue;
             };
             hits.push(cond);
             conds_all.push((cond, v));
@@ -543,7 +767,8 @@ impl Symex<'_, '_, '_> {
         Ok(acc.unwrap_or_else(|| self.enc.bv_fresh(bits)))
     }
 
-    /// A memory write of a scalar at pointer `p` + `lo` (`via`: the pointer's expression).
+    /// A memory write of a scalar at pointer `p` + `lo` (`via`: the pointer's expression;
+    /// `ptr`: whether a pointer is written).
     #[allow(clippy::too_many_arguments)]
     pub fn store_through(
         &mut self,
@@ -551,6 +776,7 @@ impl Symex<'_, '_, '_> {
         lo: u64,
         v: Val,
         bits: u32,
+        inexact: Option<&'static str>,
         guard: Lit,
         s: &mut State,
         via: Via<'_>,
@@ -561,28 +787,14 @@ impl Symex<'_, '_, '_> {
         let cells = self.cells_at(p, lo, bits, guard, via)?;
         let mut hits = Vec::new();
         for (o, off, cond) in cells.now {
-            let Some(loc) = self.cell_loc(o, off, bits)? else {
-                continue;
-            };
             let g = self.enc.and(guard, cond);
-            if self.init_mode {
-                let old = self
-                    .init_vals
-                    .get(&(o, off))
-                    .cloned()
-                    .unwrap_or_else(|| self.enc.bv_const(bits, 0));
-                let new = self.enc.bv_ite(g, &v, &old);
-                self.init_vals.insert((o, off), new);
-            } else if let Some(old) = self.private_cell(o, off, bits, s, g) {
-                let new = self.enc.bv_ite(g, &v, &old);
-                s.mem.insert((o, off), new);
-            } else {
-                self.emit_write(loc, g, v.clone(), s);
+            if !self.write_cell(o, off, &v, inexact, g, s)? {
+                continue;
             }
             hits.push(cond);
         }
         if let Some(may) = cells.later {
-            self.open_access(p, lo, AccessKind::Write, v, guard, s, may, hits);
+            self.open_access(p, lo, AccessKind::Write, v, inexact, guard, s, may, hits);
             return Ok(());
         }
         let any = self.enc.or_all(&hits);
@@ -599,6 +811,7 @@ impl Symex<'_, '_, '_> {
         lo: u64,
         kind: AccessKind,
         value: BitVec,
+        inexact: Option<&'static str>,
         guard: Lit,
         s: &State,
         may: ObjSet,
@@ -616,6 +829,7 @@ impl Symex<'_, '_, '_> {
             guard,
             kind,
             value,
+            inexact,
             atomic: s.block(),
             loc: self.loc,
             may,
@@ -627,19 +841,20 @@ impl Symex<'_, '_, '_> {
     /// Once every thread has run: the alternatives of the open accesses for the objects made
     /// after them, at their places in program order, and their invalid-access checks.
     pub(super) fn close_open_accesses(&mut self) -> Result<(), SymexError> {
-        let mut inserts: BTreeMap<Thread, Vec<(usize, EventData, Loc)>> = BTreeMap::new();
+        // (position, event, where, whether it is a further byte of the access before it)
+        let mut inserts: BTreeMap<Thread, Vec<(usize, EventData, Loc, bool)>> = BTreeMap::new();
         for a in std::mem::take(&mut self.open) {
             let (obj_part, off) = self.split_pointer(&a.ptr, a.lo);
             let mut cells = Vec::new();
             for i in a.made..self.mem.objects.len() {
                 if self.abs[i].is_some_and(|x| a.may.contains(&x)) {
                     let o = ObjId::new(i);
-                    self.object_cells(o, &obj_part, &off, a.bits, a.guard, &mut cells);
+                    self.object_cells(o, &obj_part, &off, a.bits, a.guard, &mut cells)?;
                 }
             }
             let mut conds = a.conds;
             for (o, c, cond) in cells {
-                let Some(loc) = self.cell_loc(o, c, a.bits)? else {
+                let Some(pieces) = self.pieces(o, c, a.bits)? else {
                     continue;
                 };
                 conds.push(cond);
@@ -658,28 +873,48 @@ impl Symex<'_, '_, '_> {
                     });
                     continue;
                 }
-                let value = match a.kind {
+                if let (Some(why), true) = (a.inexact, self.mem.objects[o].bytes) {
+                    self.checks.push(Check {
+                        kind: CheckKind::Unsupported(why.into()),
+                        lit: g,
+                        loc: a.loc,
+                        thread: a.thread,
+                    });
+                }
+                // The pieces' values, lowest first (see `read_cell`, `write_cell`).
+                let values = match a.kind {
                     AccessKind::Read => {
-                        let val = self.enc.bv_fresh(a.bits);
+                        let vals: Vec<BitVec> = pieces
+                            .iter()
+                            .map(|&(_, b, _)| self.enc.bv_fresh(b))
+                            .collect();
+                        let val = self.join_pieces(vals.clone(), a.bits);
                         let same = self.enc.bv_eq(&a.value, &val);
                         self.enc.assert_implies(g, same);
-                        val
+                        vals
                     }
-                    AccessKind::Write => a.value.clone(),
+                    AccessKind::Write => self.split_pieces(&a.value, pieces.len()),
                 };
-                let data = EventData {
-                    thread: a.thread,
-                    location: loc,
-                    kind: a.kind,
-                    guard: g,
-                    value,
-                    atomic: a.atomic,
-                    source: None,
+                // The bytes of one access are one step (see `access_block`).
+                let atomic = match a.atomic {
+                    None if pieces.len() > 1 => Some(self.eq.new_atomic_block()),
+                    b => b,
                 };
-                inserts
-                    .entry(a.thread)
-                    .or_default()
-                    .push((a.pos, data, a.loc));
+                for (i, ((_, _, loc), value)) in pieces.into_iter().zip(values).enumerate() {
+                    let data = EventData {
+                        thread: a.thread,
+                        location: loc,
+                        kind: a.kind,
+                        guard: g,
+                        value,
+                        atomic,
+                        source: None,
+                    };
+                    inserts
+                        .entry(a.thread)
+                        .or_default()
+                        .push((a.pos, data, a.loc, i > 0));
+                }
             }
             let any = self.enc.or_all(&conds);
             let bad = self.enc.and(a.guard, !any);
@@ -696,13 +931,22 @@ impl Symex<'_, '_, '_> {
             }
         }
         for (t, list) in inserts {
-            let locs: Vec<Loc> = list.iter().map(|(_, _, l)| *l).collect();
+            let info: Vec<(Loc, bool)> = list.iter().map(|(_, _, l, c)| (*l, *c)).collect();
             let events = self
                 .eq
-                .insert_events(t, list.into_iter().map(|(pos, d, _)| (pos, d)));
-            for (e, loc) in events.into_iter().zip(locs) {
-                self.event_info[e] = EventInfo { loc };
+                .insert_events(t, list.into_iter().map(|(pos, d, _, _)| (pos, d)));
+            let mut group: Vec<Event> = Vec::new();
+            for (e, (loc, cont)) in events.into_iter().zip(info) {
+                self.event_info[e] = EventInfo {
+                    loc,
+                    ..Default::default()
+                };
+                if !cont {
+                    self.link_pieces(&std::mem::take(&mut group));
+                }
+                group.push(e);
             }
+            self.link_pieces(&group);
         }
         Ok(())
     }
@@ -761,17 +1005,24 @@ impl Symex<'_, '_, '_> {
 
     pub fn emit_read(&mut self, loc: Location, guard: Lit, bits: u32, s: &State) -> BitVec {
         let value = self.enc.bv_fresh(bits);
-        self.emit(loc, AccessKind::Read, guard, value.clone(), s);
+        self.emit(loc, AccessKind::Read, guard, value.clone(), s.block());
         value
     }
 
     pub fn emit_write(&mut self, loc: Location, guard: Lit, value: BitVec, s: &State) {
-        self.emit(loc, AccessKind::Write, guard, value, s);
+        self.emit(loc, AccessKind::Write, guard, value, s.block());
     }
 
-    fn emit(&mut self, location: Location, kind: AccessKind, guard: Lit, value: BitVec, s: &State) {
+    fn emit(
+        &mut self,
+        location: Location,
+        kind: AccessKind,
+        guard: Lit,
+        value: BitVec,
+        atomic: Option<AtomicBlock>,
+    ) -> Option<Event> {
         if self.enc.const_value(guard) == Some(false) {
-            return;
+            return None;
         }
         if kind == AccessKind::Write {
             self.effects.push(guard);
@@ -782,9 +1033,13 @@ impl Symex<'_, '_, '_> {
             kind,
             guard,
             value,
-            atomic: s.block(),
+            atomic,
             source: None,
         });
-        self.event_info[e] = EventInfo { loc: self.loc };
+        self.event_info[e] = EventInfo {
+            loc: self.loc,
+            ..Default::default()
+        };
+        Some(e)
     }
 }

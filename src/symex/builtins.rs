@@ -3,7 +3,7 @@
 
 use encoder::BitVec;
 
-use super::access::Via;
+use super::access::{Via, POINTER_BYTES};
 use super::exec::Symex;
 use super::memory::{InitValue, ObjId, ObjKind, Object};
 use super::state::{State, Val};
@@ -64,6 +64,7 @@ impl Symex<'_, '_, '_> {
                 size: n,
                 leaves,
                 init,
+                bytes: false,
                 cells: Default::default(),
                 limit,
             },
@@ -118,7 +119,7 @@ impl Symex<'_, '_, '_> {
             let ptr = self
                 .enc
                 .bv_const(self.mem.ptr_bits, self.mem.pointer(o, lo));
-            self.store_through(&ptr, 0, Val::Scalar(v), bits, g, s, Via::Unknown)?;
+            self.store_through(&ptr, 0, Val::Scalar(v), bits, None, g, s, Via::Unknown)?;
         }
         Ok(())
     }
@@ -145,19 +146,22 @@ impl Symex<'_, '_, '_> {
         // Every value is read before the first store, so overlapping ranges copy as if through
         // a temporary buffer (memmove; for memcpy an overlap is undefined and this is one of
         // its meanings).
+        // A leaf of pointer width may be a pointer: copied between a typed object and a byte
+        // object, it is reported (see `access::POINTER_BYTES`).
         let leaves = self.object_leaves_in(od, offd, n)?;
+        let ptr_bits = self.mem.ptr_bits;
         let mut values = Vec::with_capacity(leaves.len());
         for &(lo, bits) in &leaves {
             let from = self
                 .enc
-                .bv_const(self.mem.ptr_bits, self.mem.pointer(os, offs + lo - offd));
-            values.push(self.load(&from, 0, bits, s, g, Via::Unknown)?);
+                .bv_const(ptr_bits, self.mem.pointer(os, offs + lo - offd));
+            let inexact = (bits == ptr_bits).then_some(POINTER_BYTES);
+            values.push(self.load(&from, 0, bits, inexact, s, g, Via::Unknown)?);
         }
         for ((lo, bits), v) in leaves.into_iter().zip(values) {
-            let to = self
-                .enc
-                .bv_const(self.mem.ptr_bits, self.mem.pointer(od, lo));
-            self.store_through(&to, 0, Val::Scalar(v), bits, g, s, Via::Unknown)?;
+            let to = self.enc.bv_const(ptr_bits, self.mem.pointer(od, lo));
+            let inexact = (bits == ptr_bits).then_some(POINTER_BYTES);
+            self.store_through(&to, 0, Val::Scalar(v), bits, inexact, g, s, Via::Unknown)?;
         }
         Ok(())
     }
@@ -171,11 +175,14 @@ impl Symex<'_, '_, '_> {
         ))
     }
 
-    /// The typed leaves of `o` inside [off, off + n). The range must lie in the object and cut
-    /// no leaf; bytes of it that are no leaf are padding, which no typed access reads (a read of
-    /// padding through another type is itself reported unsupported), so they are skipped.
+    /// The cells of `o` inside [off, off + n): every byte of a byte object; else the typed
+    /// leaves. The range must lie in the object; in a typed object it must cut no leaf, and
+    /// bytes of it that are no leaf are padding, which no typed access reads (a read of padding
+    /// through another type makes the object a byte object), so they are skipped. An untyped
+    /// object, or a range that cuts a leaf, makes the object one that needs byte objects (no
+    /// cells now; `exec::run` executes again).
     pub(super) fn object_leaves_in(
-        &self,
+        &mut self,
         o: ObjId,
         off: u64,
         n: u64,
@@ -183,12 +190,21 @@ impl Symex<'_, '_, '_> {
         let Some(obj) = self.mem.objects.get(o) else {
             return unsupported("memset/memcpy on an invalid pointer");
         };
-        let Some(leaves) = &obj.leaves else {
-            return unsupported("memset/memcpy on untyped memory");
-        };
+        if matches!(obj.kind, ObjKind::Null | ObjKind::Function(_)) {
+            return unsupported("memset/memcpy on an invalid pointer");
+        }
         if off.checked_add(n).is_none_or(|end| end > obj.size) {
             return unsupported("memset/memcpy past the end of an object");
         }
+        if obj.bytes {
+            return Ok((off..off + n).map(|k| (k, 8)).collect());
+        }
+        let Some(leaves) = &obj.leaves else {
+            if self.needs_bytes(o) {
+                return Ok(Vec::new());
+            }
+            return unsupported("memset/memcpy on untyped memory");
+        };
         let end = off + n;
         let mut inside = Vec::new();
         for &(lo, b) in leaves {
@@ -196,6 +212,9 @@ impl Symex<'_, '_, '_> {
             if lo >= off && hi <= end {
                 inside.push((lo, b));
             } else if lo < end && hi > off {
+                if self.needs_bytes(o) {
+                    return Ok(Vec::new());
+                }
                 return unsupported("memset/memcpy over part of a scalar");
             }
         }

@@ -10,7 +10,9 @@ use solver_glue::Lit;
 use super::exec::Symex;
 use super::state::{State, Val};
 use super::{unsupported, SymexError};
-use crate::ir::{BinOp, Expr, ExprKind, Type, UnOp};
+use crate::ir::float::{float_bits, FloatUndefined};
+use crate::ir::{BinOp, Expr, ExprKind, FloatOp, Type, TypeId, UnOp};
+use encoder::FloatFormat;
 
 impl Symex<'_, '_, '_> {
     /// Evaluates `e` on path `s`; `guard` (default: the path's) conditions its memory reads.
@@ -105,6 +107,7 @@ impl Symex<'_, '_, '_> {
                 let vo = self.resize(&vo, vp.width(), true);
                 Ok(self.enc.bv_add(&vp, &vo))
             }
+            ExprKind::Float(op, args) => self.float(*op, args, e.ty, s, g),
             ExprKind::PtrDiff(a, b) => {
                 let va = self.eval_scalar_g(a, s, g)?;
                 let vb = self.eval_scalar_g(b, s, g)?;
@@ -216,6 +219,87 @@ impl Symex<'_, '_, '_> {
                 cmp(self, l)
             }
             Shl | AShr | LShr | LogAnd | LogOr => unreachable!("handled above"),
+        })
+    }
+
+    /// A floating-point operation by the encoder's IEEE-754 circuits (see `ir::float`). Its
+    /// undefined cases (a conversion out of the integer type's range, two different NaN
+    /// operands) are unsupported checks: an execution reaching one gets no verdict.
+    fn float(
+        &mut self,
+        op: FloatOp,
+        args: &[Expr],
+        ty: TypeId,
+        s: &mut State,
+        g: Lit,
+    ) -> Result<BitVec, SymexError> {
+        let vals = args
+            .iter()
+            .map(|a| self.eval_scalar_g(a, s, g))
+            .collect::<Result<Vec<_>, _>>()?;
+        let types = &self.prog.types;
+        let bits = types.bits(ty);
+        let fmt = |t: TypeId| float_bits(types, t).and_then(FloatFormat::of_width);
+        let (from, to) = (fmt(args[0].ty), fmt(ty));
+        let from_signed = types.is_signed(args[0].ty);
+        let to_int = match types.get(ty) {
+            Type::Int { bits, signed } => Some((u32::from(*bits), *signed)),
+            _ => None,
+        };
+        let Some(f) = from.or(to) else {
+            return unsupported("floating-point operation on a type other than float and double");
+        };
+        let a = &vals[0];
+        let cmp = |sx: &mut Self, l: Lit| sx.enc.bv_from_bool(l, bits);
+        if op.arity() == 2 && !op.is_comparison() {
+            let amb = self.enc.fp_nan_choice_matters(f, a, &vals[1]);
+            let bad = self.enc.and(g, amb);
+            self.unsupported_check(FloatUndefined::NanChoice.describe(), bad);
+        }
+        Ok(match op {
+            FloatOp::Add => self.enc.fp_add(f, a, &vals[1]),
+            FloatOp::Sub => self.enc.fp_sub(f, a, &vals[1]),
+            FloatOp::Mul => self.enc.fp_mul(f, a, &vals[1]),
+            FloatOp::Div => self.enc.fp_div(f, a, &vals[1]),
+            FloatOp::Neg => self.enc.fp_neg(f, a),
+            FloatOp::Eq => {
+                let l = self.enc.fp_eq(f, a, &vals[1]);
+                cmp(self, l)
+            }
+            FloatOp::Ne => {
+                let l = self.enc.fp_eq(f, a, &vals[1]);
+                cmp(self, !l)
+            }
+            FloatOp::Lt => {
+                let l = self.enc.fp_lt(f, a, &vals[1]);
+                cmp(self, l)
+            }
+            FloatOp::Le => {
+                let l = self.enc.fp_le(f, a, &vals[1]);
+                cmp(self, l)
+            }
+            FloatOp::Gt => {
+                let l = self.enc.fp_lt(f, &vals[1], a);
+                cmp(self, l)
+            }
+            FloatOp::Ge => {
+                let l = self.enc.fp_le(f, &vals[1], a);
+                cmp(self, l)
+            }
+            FloatOp::Convert => match (from, to, to_int) {
+                (Some(ff), Some(tf), _) => self.enc.fp_convert(ff, tf, a),
+                (None, Some(tf), _) => {
+                    // `_Bool` is an unsigned 0 or 1.
+                    self.enc.fp_from_int(tf, a, from_signed)
+                }
+                (Some(ff), None, Some((w, signed))) => {
+                    let (v, out) = self.enc.fp_to_int(ff, a, w, signed);
+                    let bad = self.enc.and(g, out);
+                    self.unsupported_check(FloatUndefined::OutOfRange.describe(), bad);
+                    self.resize(&v, bits, signed)
+                }
+                _ => return unsupported("floating-point conversion of this type"),
+            },
         })
     }
 

@@ -6,7 +6,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use cranelift_entity::SecondaryMap;
+use cranelift_entity::{EntityRef, SecondaryMap};
 use encoder::{BitVec, Encoder, Equation, Location, Thread};
 use solver_glue::Lit;
 
@@ -89,14 +89,48 @@ pub(super) struct Symex<'a, 'b, 's> {
     pub live: HashMap<FuncId, std::rc::Rc<crate::ir::liveness::Liveness>>,
     /// Whether a `pthread_mutex_trylock` occurs anywhere (it can see a mutex held).
     pub has_trylock: bool,
+    /// The abstract objects whose objects are byte objects (`memory::Object::bytes`).
+    pub bytewise: &'a HashSet<AbsObj>,
+    /// Abstract objects found to need byte objects: the execution goes on (to find all of
+    /// them in one round) but its result is no verdict, [`run`] executes again with them among
+    /// [`Symex::bytewise`].
+    pub widen: HashSet<AbsObj>,
 }
 
-/// Runs symbolic execution of `prog` (which must have `main`) once: the circuits go to a
+/// Runs symbolic execution of `prog` (which must have `main`): the circuits go to a
 /// [`ClauseLog`], the result is a value any engine can encode.
+///
+/// Objects start with one cell per scalar. An execution that meets two accesses to one object
+/// of different extents (or a `memset`/`memcpy` the object's cells do not fit, or a computed
+/// offset of a width the object has no scalar of) is discarded, and the execution starts over
+/// with every object of those abstract objects modelled byte by byte. The set only grows, by
+/// at least one abstract object a round, so this ends; the execution that completes is exact
+/// for every object (a typed object had no disagreeing accesses on any path, a byte object
+/// models every access as its bytes).
 pub fn run(
     prog: &Program,
     sharing: &Sharing,
     opts: &SymexOptions,
+) -> Result<SymexOutput, SymexError> {
+    let mut bytewise = HashSet::new();
+    loop {
+        let mut widen = HashSet::new();
+        let out = execute(prog, sharing, opts, &bytewise, &mut widen);
+        if widen.is_empty() || widen.is_subset(&bytewise) {
+            return out;
+        }
+        bytewise.extend(widen);
+    }
+}
+
+/// One symbolic execution with the objects of `bytewise` as byte objects; the abstract
+/// objects found to need byte objects go to `widen` (the result is then an error).
+fn execute(
+    prog: &Program,
+    sharing: &Sharing,
+    opts: &SymexOptions,
+    bytewise: &HashSet<AbsObj>,
+    widen: &mut HashSet<AbsObj>,
 ) -> Result<SymexOutput, SymexError> {
     let main = match prog.main {
         Some(m) => m,
@@ -147,21 +181,26 @@ pub fn run(
                 .values()
                 .any(|i| matches!(i.kind, InstrKind::MutexTryLock { .. }))
         }),
+        bytewise,
+        widen: HashSet::new(),
     };
-    // The initialisers run before main, on memory that is not yet shared.
-    let init_thread = sx.eq.init_thread();
-    sx.cur = init_thread;
-    let st = State::new(sx.enc.tru());
-    sx.call(prog.init, Vec::new(), st)?;
-    sx.init_mode = false;
-
-    let main_thread = sx.eq.add_thread();
-    let tru = sx.enc.tru();
-    sx.spawn(main_thread, main, None, tru, prog.funcs[main].loc)?;
-    while let Some(i) = sx.todo.pop_front() {
-        sx.run_thread(i)?;
+    let done = sx.execute_threads(main);
+    if !sx.widen.is_empty() {
+        let names: Vec<String> = sx
+            .mem
+            .objects
+            .keys()
+            .filter(|o| sx.abs[o.index()].is_some_and(|a| sx.widen.contains(&a)))
+            .map(|o| sx.mem.objects[o].name.clone())
+            .take(3)
+            .collect();
+        *widen = std::mem::take(&mut sx.widen);
+        return unsupported(format!(
+            "accesses of different sizes to one memory object ({})",
+            names.join(", ")
+        ));
     }
-    sx.close_open_accesses()?;
+    done?;
     sx.finish_init_writes();
     let Symex {
         eq,
@@ -187,6 +226,26 @@ pub fn run(
 }
 
 impl Symex<'_, '_, '_> {
+    /// The initialisers, then main and every thread it creates, then the accesses that objects
+    /// made later may take.
+    fn execute_threads(&mut self, main: FuncId) -> Result<(), SymexError> {
+        // The initialisers run before main, on memory that is not yet shared.
+        let init_thread = self.eq.init_thread();
+        self.cur = init_thread;
+        let st = State::new(self.enc.tru());
+        self.call(self.prog.init, Vec::new(), st)?;
+        self.init_mode = false;
+
+        let main_thread = self.eq.add_thread();
+        let tru = self.enc.tru();
+        let loc = self.prog.funcs[main].loc;
+        self.spawn(main_thread, main, None, tru, loc)?;
+        while let Some(i) = self.todo.pop_front() {
+            self.run_thread(i)?;
+        }
+        self.close_open_accesses()
+    }
+
     pub fn check(&mut self, kind: CheckKind, lit: Lit) {
         if self.enc.const_value(lit) == Some(false) {
             return;

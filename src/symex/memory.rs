@@ -7,9 +7,12 @@
 //!
 //! Objects are split into scalar *cells* (an offset and a width), each one shared-memory
 //! [`Location`] of the equation: the event granularity is one scalar. Cells are made on first
-//! access; two accesses to one object that overlap without having the same offset and width
-//! (type punning, a union read through another member) cannot be modelled exactly by this
-//! scheme and are reported as unsupported.
+//! access. Two accesses to one object that overlap without having the same offset and width
+//! (type punning, a union read through another member, untyped memory used at two widths)
+//! do not fit this scheme: such an object is a *byte object* instead ([`Object::bytes`]),
+//! whose cells are its bytes, so that an access of n bytes is n byte events (see
+//! `symex::access` for how values are split and joined, and `symex::exec::run` for how the
+//! objects that need it are found).
 
 use std::collections::BTreeMap;
 
@@ -61,6 +64,10 @@ pub struct Object {
     /// typed by the pointer they are assigned to when that is known.
     pub leaves: Option<Vec<(u64, u32)>>,
     pub init: InitValue,
+    /// Whether the object is modelled byte by byte: every cell is one byte, a wider access is
+    /// its bytes in little-endian order. Set for the objects whose accesses disagree on
+    /// offsets or widths; the others keep one cell per scalar, which needs fewer events.
+    pub bytes: bool,
     /// Cells made so far: offset → (bits, location).
     pub cells: BTreeMap<u64, (u32, Location)>,
 }
@@ -93,6 +100,7 @@ impl Memory {
             size: 0,
             leaves: Some(Vec::new()),
             init: InitValue::Zero,
+            bytes: false,
             cells: BTreeMap::new(),
             limit: None,
         });
@@ -165,10 +173,22 @@ impl Memory {
         CellLookup::Cell(loc)
     }
 
-    /// Offsets at which an access of `bits` bits may hit `obj` (for a symbolic offset): the
-    /// leaves of its type of that width, else every aligned offset.
+    /// Whether `bytes` bytes at `offset` lie inside `obj` (a data object).
+    pub fn in_bounds(&self, obj: ObjId, offset: u64, bytes: u64) -> bool {
+        let o = &self.objects[obj];
+        !matches!(o.kind, ObjKind::Null | ObjKind::Function(_))
+            && offset.checked_add(bytes).is_some_and(|end| end <= o.size)
+    }
+
+    /// Offsets at which an access of `bits` bits may hit `obj` (for a symbolic offset): in a
+    /// byte object every offset where it fits (unaligned ones too, so none is missed); else
+    /// the leaves of its type of that width, else every aligned offset.
     pub fn candidate_offsets(&self, obj: ObjId, bits: u32) -> Vec<u64> {
         let o = &self.objects[obj];
+        if o.bytes {
+            let n = (bits as u64).div_ceil(8).max(1);
+            return (0..(o.size + 1).saturating_sub(n)).collect();
+        }
         match &o.leaves {
             Some(leaves) => leaves
                 .iter()
@@ -194,24 +214,58 @@ pub fn leaves(types: &Types, ty: TypeId) -> Result<Vec<(u64, u32)>, String> {
 /// Offsets of the `_Bool` leaves of a type (their values are 0 or 1).
 pub fn bool_offsets(types: &Types, ty: TypeId) -> Vec<u64> {
     let mut out = Vec::new();
-    let _ = visit_scalars(types, ty, 0, &mut |off, _, is_bool| {
-        if is_bool {
+    let _ = visit_scalars(types, ty, 0, &mut |off, _, t| {
+        if matches!(t, Type::Bool) {
             out.push(off)
         }
     });
     out
 }
 
-/// Calls `f(offset, bits, is_bool)` for every scalar leaf of a type, in offset order.
+/// Offsets of the pointer leaves of a type.
+pub fn pointer_offsets(types: &Types, ty: TypeId) -> Vec<u64> {
+    let mut out = Vec::new();
+    let _ = visit_scalars(types, ty, 0, &mut |off, _, t| {
+        if matches!(t, Type::Pointer(_)) {
+            out.push(off)
+        }
+    });
+    out
+}
+
+/// Whether a type holds a union whose first member's scalars do not cover all its bytes: a
+/// value of the type (its scalar leaves, see [`leaves`]) then leaves out bytes of the union.
+pub fn has_partial_union(types: &Types, ty: TypeId) -> bool {
+    match types.get(ty) {
+        Type::Array { elem, .. } => has_partial_union(types, *elem),
+        Type::Struct(s) => {
+            let def = &types.structs[*s];
+            if def.is_union {
+                let Some(first) = def.fields.first() else {
+                    return false;
+                };
+                let covered: u64 = leaves(types, first.ty)
+                    .map(|l| l.iter().map(|&(_, b)| (b as u64).div_ceil(8)).sum())
+                    .unwrap_or(0);
+                covered != types.size_of(ty).unwrap_or(0) || has_partial_union(types, first.ty)
+            } else {
+                def.fields.iter().any(|f| has_partial_union(types, f.ty))
+            }
+        }
+        _ => false,
+    }
+}
+
+/// Calls `f(offset, bits, type)` for every scalar leaf of a type, in offset order.
 fn visit_scalars(
     types: &Types,
     ty: TypeId,
     base: u64,
-    f: &mut dyn FnMut(u64, u32, bool),
+    f: &mut dyn FnMut(u64, u32, &Type),
 ) -> Result<(), String> {
     match types.get(ty) {
-        Type::Bool | Type::Int { .. } | Type::Pointer(_) | Type::Float { .. } => {
-            f(base, types.bits(ty), matches!(types.get(ty), Type::Bool));
+        t @ (Type::Bool | Type::Int { .. } | Type::Pointer(_) | Type::Float { .. }) => {
+            f(base, types.bits(ty), t);
             Ok(())
         }
         Type::Void | Type::Func { .. } => Err(format!("object of type {}", types.display(ty))),

@@ -110,6 +110,11 @@ pub struct Check {
 #[derive(Clone, Debug, Default)]
 pub struct EventInfo {
     pub loc: Loc,
+    /// For the first byte event of an access to a byte object: the events of its other bytes,
+    /// in address order (a trace shows the access as one step with the whole value).
+    pub rest: Vec<Event>,
+    /// For the other byte events of such an access: its first event.
+    pub head: Option<Event>,
 }
 
 /// A nondeterministic input, for traces and witnesses.

@@ -14,8 +14,9 @@ use crate::ir::{FuncId, VarId, VarKind};
 use crate::sharing::AbsObj;
 
 impl Symex<'_, '_, '_> {
-    /// Adds an object made for `abs`.
-    pub(super) fn new_object(&mut self, abs: AbsObj, obj: Object) -> Result<ObjId, SymexError> {
+    /// Adds an object made for `abs` (a byte object when `abs` is one of [`Symex::bytewise`]).
+    pub(super) fn new_object(&mut self, abs: AbsObj, mut obj: Object) -> Result<ObjId, SymexError> {
+        obj.bytes = self.bytewise.contains(&abs);
         if !self.sharing.exists(abs) {
             self.unpredicted
                 .push(format!("object {} ({abs:?}) was not predicted", obj.name));
@@ -43,6 +44,7 @@ impl Symex<'_, '_, '_> {
                 size: 0,
                 leaves: Some(Vec::new()),
                 init: InitValue::Zero,
+                bytes: false,
                 cells: Default::default(),
                 limit: None,
             },
@@ -88,6 +90,7 @@ impl Symex<'_, '_, '_> {
             size: types.size_of(ty).unwrap_or(0),
             leaves: super::memory::leaves(types, ty).ok(),
             init,
+            bytes: false,
             cells: Default::default(),
             limit: None,
         }
@@ -157,6 +160,7 @@ impl Symex<'_, '_, '_> {
             size: types.size_of(var.ty).unwrap_or(0),
             leaves: super::memory::leaves(types, var.ty).ok(),
             init: InitValue::Nondet,
+            bytes: false,
             cells: Default::default(),
             limit: None,
         };

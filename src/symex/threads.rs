@@ -223,6 +223,7 @@ impl Symex<'_, '_, '_> {
                     0,
                     Val::Scalar(val),
                     self.mem.ptr_bits,
+                    Some(super::access::POINTER_BYTES),
                     g,
                     s,
                     Via::Pointer(rp),

@@ -194,6 +194,23 @@ impl<'p> Machine<'p> {
                 }
                 int(a.bits.wrapping_sub(b.bits))
             }
+            ExprKind::Float(op, args) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    let v = self.eval_scalar(cx, a)?;
+                    if v.sym.is_some() {
+                        return trap("unsupported: input-dependent floating point");
+                    }
+                    if v.prov.is_some() {
+                        return trap("floating-point operation on a pointer");
+                    }
+                    vals.push((v.bits, a.ty));
+                }
+                match crate::ir::float::eval(types, *op, &vals, e.ty) {
+                    Ok(v) => int(v),
+                    Err(u) => trap(format!("unsupported: {}", u.describe())),
+                }
+            }
             ExprKind::Binary(op, a, b) => {
                 let opty = a.ty;
                 let a = self.eval_scalar(cx, a)?;

@@ -48,7 +48,10 @@ impl<'p> Machine<'p> {
             InstrKind::Nondet { dst } => {
                 let ty = dst.ty;
                 let types = &self.prog.types;
-                if !types.is_integer(ty) && !types.is_pointer(ty) {
+                if !types.is_integer(ty)
+                    && !types.is_pointer(ty)
+                    && crate::ir::float::float_bits(types, ty).is_none()
+                {
                     return trap("nondet value of a non-scalar type");
                 }
                 let (bits, signed) = (types.bits(ty), types.is_signed(ty));
@@ -135,7 +138,7 @@ impl<'p> Machine<'p> {
             }
             InstrKind::Halt => return Err(Stop::ThreadStops),
             InstrKind::Alloc { dst, size, .. } => {
-                self.threads[t].effects += 1;
+                self.thread_mut(t).effects += 1;
                 let n = self.eval_scalar(cx, size)?;
                 if n.sym.is_some() {
                     return trap("unsupported: input-dependent allocation size");

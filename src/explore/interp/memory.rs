@@ -98,14 +98,14 @@ impl<'p> Machine<'p> {
         if self.objects.len() <= o {
             self.objects.resize_with(o + 1, Vec::new);
         }
-        self.objects[o].push(Object {
+        self.objects[o].push(std::sync::Arc::new(Object {
             bytes: vec![0; size as usize],
             provs: BTreeMap::new(),
             alive: true,
             private,
             undef: None,
             syms: BTreeMap::new(),
-        });
+        }));
         ObjId {
             owner,
             index: (self.objects[o].len() - 1) as u32,
@@ -117,7 +117,7 @@ impl<'p> Machine<'p> {
     }
 
     pub(super) fn obj_mut(&mut self, o: ObjId) -> &mut Object {
-        &mut self.objects[o.owner as usize][o.index as usize]
+        std::sync::Arc::make_mut(&mut self.objects[o.owner as usize][o.index as usize])
     }
 
     /// Marks the bytes of a local indeterminate (its lifetime starts again).
@@ -265,7 +265,9 @@ impl<'p> Machine<'p> {
     /// Whether a scalar read of the range would see indeterminate bytes.
     pub(super) fn undefined(&self, o: ObjId, off: u64, ty: TypeId) -> bool {
         let types = &self.prog.types;
-        (types.is_integer(ty) || types.is_pointer(ty))
+        (types.is_integer(ty)
+            || types.is_pointer(ty)
+            || crate::ir::float::float_bits(types, ty).is_some())
             && types
                 .size_of(ty)
                 .is_some_and(|n| self.obj(o).is_undef(off, n))
@@ -277,12 +279,13 @@ impl<'p> Machine<'p> {
         let Some(size) = types.size_of(ty) else {
             return trap("read of an object of unknown size");
         };
-        if types.is_float(ty) {
-            return trap("unsupported: floating point");
+        let float = crate::ir::float::float_bits(types, ty).is_some();
+        if types.is_float(ty) && !float {
+            return trap("unsupported: floating point of this width");
         }
         let (bytes, provs) = self.read_bytes(o, off, size)?;
         let shadow = self.shadow_of(o, off, size)?;
-        if types.is_integer(ty) || types.is_pointer(ty) {
+        if types.is_integer(ty) || types.is_pointer(ty) || float {
             let raw = summary(&bytes);
             let bits = norm(raw, types.bits(ty), types.is_signed(ty));
             let prov = match provs.as_slice() {

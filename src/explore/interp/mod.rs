@@ -268,9 +268,13 @@ pub struct NondetRequest {
 pub struct Machine<'p> {
     prog: &'p Program,
     /// Objects by owner, then number (see [`ObjId`]).
-    objects: Vec<Vec<memory::Object>>,
-    globals: BTreeMap<VarId, ObjId>,
-    threads: Vec<Thread>,
+    /// Shared with the clones until written (`Arc::make_mut`): the explorers clone the
+    /// machine at every step and most steps write one object at most.
+    objects: Vec<Vec<std::sync::Arc<memory::Object>>>,
+    /// Fixed once the machine is built: shared by the clones.
+    globals: std::sync::Arc<BTreeMap<VarId, ObjId>>,
+    /// Shared with the clones until changed, like the objects.
+    threads: Vec<std::sync::Arc<Thread>>,
     /// Locked mutexes (object, offset) → owner thread.
     mutexes: BTreeMap<(ObjId, u64), usize>,
     bounds: Option<Bounds>,
@@ -335,7 +339,7 @@ impl<'p> Machine<'p> {
         let mut m = Machine {
             prog,
             objects: Vec::new(),
-            globals: BTreeMap::new(),
+            globals: Default::default(),
             threads: Vec::new(),
             mutexes: BTreeMap::new(),
             bounds,
@@ -358,7 +362,7 @@ impl<'p> Machine<'p> {
         for (v, d) in prog.globals() {
             if !d.thread_local {
                 let o = m.new_var_object(0, Some(v), d.ty);
-                m.globals.insert(v, o);
+                std::sync::Arc::make_mut(&mut m.globals).insert(v, o);
             }
         }
         let main_frame = m.new_frame(0, main)?;
@@ -377,7 +381,7 @@ impl<'p> Machine<'p> {
             let init = m.new_frame(0, prog.init)?;
             t.frames.push(init);
         }
-        m.threads.push(t);
+        m.threads.push(std::sync::Arc::new(t));
         // main's parameters are given nondet values by its first instructions (the frontend
         // writes them), as in symbolic execution.
         Ok(m)
@@ -605,7 +609,7 @@ impl<'p> Machine<'p> {
             Ok(())
         });
         let wrote = self.accesses.iter().filter(|a| a.write).count() as u64;
-        self.threads[t].effects += wrote;
+        self.thread_mut(t).effects += wrote;
         match r {
             Ok(()) | Err(Stop::Yield) => {}
             Err(Stop::ThreadStops) => self.stop_thread(t),
@@ -627,8 +631,12 @@ impl<'p> Machine<'p> {
             .last()
             .expect("a running thread has a frame")
     }
+    /// Thread `t`, unshared from the clones of the machine.
+    fn thread_mut(&mut self, t: usize) -> &mut Thread {
+        std::sync::Arc::make_mut(&mut self.threads[t])
+    }
     fn frame_mut(&mut self, t: usize) -> &mut Frame {
-        self.threads[t]
+        self.thread_mut(t)
             .frames
             .last_mut()
             .expect("a running thread has a frame")
@@ -642,8 +650,8 @@ impl<'p> Machine<'p> {
     /// a shared write only in a step without one (so that other threads can interleave
     /// between the accesses of `x = x + 1`).
     fn exec(&mut self, t: usize, nondet: &mut dyn FnMut(&NondetRequest) -> u64) -> R<()> {
-        if std::mem::take(&mut self.threads[t].atomic_entry) {
-            self.threads[t].atomic += 1;
+        if std::mem::take(&mut self.thread_mut(t).atomic_entry) {
+            self.thread_mut(t).atomic += 1;
         }
         // Initialisers are not steps of the witness (their lines are the declarations').
         let at = self
@@ -654,7 +662,7 @@ impl<'p> Machine<'p> {
         let held = |m: &Machine| m.mutexes.values().filter(|&&o| o == t).count();
         let trylock = at.is_some_and(|i| matches!(i.kind, InstrKind::MutexTryLock { .. }));
         let held_before = if trylock { held(self) } else { 0 };
-        let memo = std::mem::take(&mut self.threads[t].memo);
+        let memo = std::mem::take(&mut self.thread_mut(t).memo);
         let (r, cx) = loop {
             let mut cx = Cx::new(t, memo.clone(), 1);
             let mark = self.accesses.len();
@@ -700,7 +708,7 @@ impl<'p> Machine<'p> {
             }
         }
         if let Err(Stop::Yield) = r {
-            self.threads[t].memo = cx.memo;
+            self.thread_mut(t).memo = cx.memo;
         }
         r
     }

@@ -62,7 +62,7 @@ impl<'p> Machine<'p> {
             h.borrow_mut().choices += 1;
             return (nondet(&req), None);
         }
-        let th = &mut self.threads[req.thread];
+        let th = self.thread_mut(req.thread);
         let key = InputKey {
             thread: req.thread as u32,
             index: th.inputs,

@@ -108,10 +108,10 @@ impl<'p> Machine<'p> {
         }
         frame.atomic_call = atomic;
         if atomic {
-            self.threads[t].atomic += 1;
+            self.thread_mut(t).atomic += 1;
         }
         self.frame_mut(t).pending = Some(dst);
-        self.threads[t].frames.push(frame);
+        self.thread_mut(t).frames.push(frame);
         Ok(())
     }
 
@@ -119,7 +119,11 @@ impl<'p> Machine<'p> {
     /// destination is a write of its own step when the return value needed a fresh read).
     pub(super) fn do_return(&mut self, cx: &mut Cx, v: Option<Value>) -> R<()> {
         let t = cx.t;
-        let frame = self.threads[t].frames.pop().expect("return from a frame");
+        let frame = self
+            .thread_mut(t)
+            .frames
+            .pop()
+            .expect("return from a frame");
         let dst = match self.threads[t].frames.last().map(|c| c.pending.clone()) {
             Some(Some(Some(d))) => {
                 let target = self.place(cx, &d).and_then(|p| {
@@ -131,7 +135,7 @@ impl<'p> Machine<'p> {
                 match target {
                     Ok(p) => Some((p, d.ty)),
                     Err(e) => {
-                        self.threads[t].frames.push(frame);
+                        self.thread_mut(t).frames.push(frame);
                         return Err(e);
                     }
                 }
@@ -139,7 +143,7 @@ impl<'p> Machine<'p> {
             _ => None,
         };
         if frame.atomic_call {
-            let a = &mut self.threads[t].atomic;
+            let a = &mut self.thread_mut(t).atomic;
             *a = a.saturating_sub(1);
         }
         if self.threads[t].frames.is_empty() {
@@ -177,7 +181,7 @@ impl<'p> Machine<'p> {
     fn finish_thread(&mut self, t: usize, v: Option<Scalar>) {
         self.sync(Target::Done(t), true);
         let tls: Vec<_> = self.threads[t].tls.values().copied().collect();
-        let th = &mut self.threads[t];
+        let th = self.thread_mut(t);
         th.frames.clear();
         th.status = Status::Done(v);
         th.atomic = 0;
@@ -190,7 +194,7 @@ impl<'p> Machine<'p> {
 
     /// The thread stops for good, holding what it holds.
     pub(super) fn stop_thread(&mut self, t: usize) {
-        let th = &mut self.threads[t];
+        let th = self.thread_mut(t);
         th.status = Status::Stopped;
         th.atomic = 0;
         th.memo.clear();
@@ -240,7 +244,7 @@ impl<'p> Machine<'p> {
                     inputs: 0,
                 };
                 self.add_tls(id as u32 + 1, &mut th)?;
-                self.threads.push(th);
+                self.threads.push(std::sync::Arc::new(th));
                 self.paths.push(0);
                 self.store(ho, hoff, handle.ty, &Value::Scalar(Scalar::int(id as u64)))?;
                 self.advance(t);
@@ -292,11 +296,11 @@ impl<'p> Machine<'p> {
                 self.advance(t);
             }
             InstrKind::AtomicBegin => {
-                self.threads[t].atomic += 1;
+                self.thread_mut(t).atomic += 1;
                 self.advance(t);
             }
             InstrKind::AtomicEnd => {
-                let a = &mut self.threads[t].atomic;
+                let a = &mut self.thread_mut(t).atomic;
                 *a = a.saturating_sub(1);
                 self.advance(t);
             }
@@ -346,14 +350,14 @@ impl<'p> Machine<'p> {
                         return trap("wake-up while the mutex is held");
                     }
                     self.mutexes.insert(key, t);
-                    self.threads[t].status = Status::Running;
+                    self.thread_mut(t).status = Status::Running;
                     self.advance(t);
                 } else {
                     if self.mutexes.get(&key) != Some(&t) {
                         return trap("condition wait without holding the mutex");
                     }
                     self.mutexes.remove(&key);
-                    self.threads[t].status = Status::CondWaiting;
+                    self.thread_mut(t).status = Status::CondWaiting;
                 }
             }
             other => unreachable!("not a thread operation: {other:?}"),

@@ -135,6 +135,7 @@ pub fn search<'p>(
         if bucket.iter().any(|m| m.same_state(&s.machine)) {
             continue;
         }
+        // Shares its objects and threads with `s.machine` (copy on write): cheap.
         bucket.push(s.machine.clone());
         found.states += 1;
         if found.states % 1024 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {

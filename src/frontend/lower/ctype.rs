@@ -245,7 +245,11 @@ impl<'a> Lowerer<'a> {
         if c.bool_ {
             return Ok(self.types.bool_());
         }
-        if c.float || c.double || c.complex {
+        if c.complex {
+            // A pair of floating-point values, which nothing here models.
+            return Err(self.unsupported(span, "complex type"));
+        }
+        if c.float || c.double {
             let bits = if c.float {
                 32
             } else if c.long > 0 {

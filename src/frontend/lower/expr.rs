@@ -807,12 +807,12 @@ impl<'a> Lowerer<'a> {
             }
             Plus => {
                 let x = self.rvalue(&u.operand)?;
-                self.need_integer(&x, span)?;
+                self.need_arithmetic(&x, span)?;
                 Ok(self.promote(x))
             }
             Minus => {
                 let x = self.rvalue(&u.operand)?;
-                self.need_integer(&x, span)?;
+                self.need_arithmetic(&x, span)?;
                 let x = self.promote(x);
                 let t = x.ty;
                 Ok(self.unary(UnOp::Neg, x, t))
@@ -909,6 +909,15 @@ impl<'a> Lowerer<'a> {
                     self.types.display(x.ty)
                 ),
             ))
+        }
+    }
+
+    /// An integer or floating operand (of unary `+` and `-`).
+    fn need_arithmetic(&self, x: &Expr, span: Span) -> R<()> {
+        if self.types.is_float(x.ty) {
+            Ok(())
+        } else {
+            self.need_integer(x, span)
         }
     }
 

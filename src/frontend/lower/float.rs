@@ -1,36 +1,38 @@
-//! Floating point, over-approximated.
+//! Floating point: IEEE-754 `float` and `double`, exact.
 //!
 //! A floating-point value is a bit pattern of its width (IEEE-754 single or double), stored,
-//! copied, passed and returned like any scalar. What is exact:
-//! - decimal constants (`0.5`, `1.0E-5f`): their bit pattern, rounded to nearest as a C
-//!   compiler does. Under ILP32 (i386, where C evaluates floating constants in the x87's
-//!   extended precision, so that a constant may be rounded twice) only a constant whose value
-//!   the type represents exactly is exact; any other is an approximated operation;
-//! - conversions of constants (integer to floating point rounds to nearest, even on ties;
-//!   floating point to integer truncates toward zero when the value fits, else the result is
-//!   undefined and approximated);
+//! copied, passed and returned like any scalar. The semantics is C's with `FLT_EVAL_METHOD` 0
+//! in both data models: every operation is rounded to its type, to nearest, ties to even, as
+//! gcc computes on x86-64 and on i386 with `-msse2 -mfpmath=sse` (and as CBMC and the SV-COMP
+//! verifiers assume). Exact, as [`ExprKind::Float`] operations (`ir::float` gives their
+//! meaning, the encoder's circuits and the interpreter compute it):
+//! - decimal constants (`0.5`, `1.0E-5f`): their bit pattern, rounded to nearest once;
+//! - `+ - * /`, comparisons (false when an operand is a NaN, `!=` true), unary minus, `!` and
+//!   a floating value tested as a condition (`x != 0`), with denormals, signed zeros,
+//!   infinities and NaNs;
+//! - conversions between `float` and `double`, from any integer type or `_Bool` (rounded),
+//!   and to any integer type (truncated toward zero; a value out of the range of the integer
+//!   type is undefined in C, and an execution that converts one is unsupported: UNKNOWN);
+//!   to `_Bool` is `!= 0`;
 //! - `__VERIFIER_nondet_float`/`double`: any bit pattern.
 //!
-//! Every other operation whose operand or result is floating point (arithmetic, comparison,
-//! negation, conversion of a value that is not constant, a floating value tested as a
-//! condition) gives an arbitrary value of its result type (0 or 1 for a comparison), and
-//! marks the execution as over-approximated ([`Approximation::FloatValue`]).
+//! Constant operands are folded with the same meaning.
 //!
-//! Why this is sound: the arbitrary value includes the value the machine computes, whatever
-//! its rounding mode and evaluation precision (x87 extended precision under ILP32 included), so
-//! the executions modelled include every real execution: when no error is reachable in them,
-//! none is in the program, and TRUE holds. The converse does not hold: an error may be
-//! reachable only through a value the machine never computes. So an error reached in an
-//! execution that evaluated any floating-point operation is no counterexample; the engines
-//! answer UNKNOWN for it (the check is the same as for invalid reads, `engine::Checks`). An
-//! execution that evaluates none only copies exact values, so its counterexample is real.
-//! Floating-point code that cannot influence the error therefore blocks neither verdict when a
-//! counterexample avoiding it exists, and never blocks TRUE.
+//! Over-approximated, as before: operations on `long double` (and other widths), which give
+//! an arbitrary value of their result type (0 or 1 for a comparison) and mark the execution as
+//! over-approximated ([`Approximation::FloatValue`]). Why that is sound: the arbitrary value
+//! includes the value the machine computes, so the executions modelled include every real
+//! execution: when no error is reachable in them, none is in the program, and TRUE holds; an
+//! error reached in an execution that evaluated such an operation is no counterexample, and
+//! the engines answer UNKNOWN for it (`engine::Checks`). Calls of math library functions
+//! (`sqrt`, `sin`, ...) have no body and are handled as every such call; `fesetround` and the
+//! other rounding modes are not modelled.
 
 use lang_c::ast::{Float, FloatBase, FloatFormat};
 use lang_c::span::Span;
 
 use super::{Lowerer, R};
+use crate::ir::float::{self as fsem, float_bits};
 use crate::ir::*;
 
 impl Lowerer<'_> {
@@ -56,13 +58,6 @@ impl Lowerer<'_> {
             _ => return Err(self.unsupported(span, "floating-point constant of type long double")),
         };
         let ty = self.types.intern(Type::Float { bits });
-        let exact = match bits {
-            32 => represents(text, f32::from_bits(value as u32) as f64),
-            _ => represents(text, f64::from_bits(value)),
-        };
-        if self.types.model == DataModel::Ilp32 && !exact {
-            return Ok(self.float_op(ty, false));
-        }
         Ok(Expr::constant(value, ty))
     }
 
@@ -71,8 +66,9 @@ impl Lowerer<'_> {
         self.types.is_float(result) || operands.iter().any(|&t| self.types.is_float(t))
     }
 
-    /// The result of a floating-point operation: an arbitrary value of `ty` (0 or 1 when
-    /// `boolean`), the execution marked as over-approximated (see the module documentation).
+    /// The result of a floating-point operation that is not modelled exactly: an arbitrary
+    /// value of `ty` (0 or 1 when `boolean`), the execution marked as over-approximated (see
+    /// the module documentation).
     pub(crate) fn float_op(&mut self, ty: TypeId, boolean: bool) -> Expr {
         self.emit(InstrKind::Approximate(Approximation::FloatValue));
         let t = self.temp(ty);
@@ -92,107 +88,80 @@ impl Lowerer<'_> {
         Expr::read(t)
     }
 
-    /// A conversion to or from floating point of a constant, when its result is defined.
-    pub(crate) fn fold_float_cast(&mut self, v: u64, from: TypeId, to: TypeId) -> Option<u64> {
-        let types = &self.types;
-        let value: f64 = match types.get(from) {
-            Type::Float { bits: 32 } => f32::from_bits(v as u32) as f64,
-            Type::Float { bits: 64 } => f64::from_bits(v),
-            Type::Int { bits, signed } => {
-                let x = if *signed {
-                    let sh = 64 - *bits as u32;
-                    ((v << sh) as i64 >> sh) as i128
-                } else {
-                    v as i128
-                };
-                return match types.get(to) {
-                    // Rust's conversions round to nearest, ties to even, as C's do.
-                    Type::Float { bits: 32 } => Some((x as f32).to_bits() as u64),
-                    Type::Float { bits: 64 } => Some((x as f64).to_bits()),
-                    _ => None,
-                };
+    /// The exact operation `op` on `args` with result type `ty`, folded when every operand is
+    /// constant and the result is defined.
+    fn float_expr(&mut self, op: FloatOp, args: Vec<Expr>, ty: TypeId) -> Expr {
+        let consts: Option<Vec<(u64, TypeId)>> = args
+            .iter()
+            .map(|a| a.as_const().map(|v| (v, a.ty)))
+            .collect();
+        if let Some(c) = consts {
+            if let Ok(v) = fsem::eval(&self.types, op, &c, ty) {
+                return Expr::constant(v, ty);
             }
-            Type::Bool => {
-                return match types.get(to) {
-                    Type::Float { bits: 32 } => Some((v as f32).to_bits() as u64),
-                    Type::Float { bits: 64 } => Some((v as f64).to_bits()),
-                    _ => None,
-                }
-            }
-            _ => return None,
-        };
-        match types.get(to) {
-            Type::Float { bits: 32 } => Some((value as f32).to_bits() as u64),
-            Type::Float { bits: 64 } => Some(value.to_bits()),
-            Type::Bool => Some((value != 0.0) as u64),
-            Type::Int { bits, signed } => {
-                let t = value.trunc();
-                let (lo, hi) = if *signed {
-                    (-(2f64.powi(*bits as i32 - 1)), 2f64.powi(*bits as i32 - 1))
-                } else {
-                    (0.0, 2f64.powi(*bits as i32))
-                };
-                if !(t >= lo && t < hi) {
-                    return None;
-                }
-                let mask = if *bits == 64 {
-                    u64::MAX
-                } else {
-                    (1u64 << bits) - 1
-                };
-                Some((t as i128 as u64) & mask)
-            }
-            _ => None,
+        }
+        Expr {
+            kind: ExprKind::Float(op, args),
+            ty,
         }
     }
-}
 
-/// Whether the decimal constant `text` (digits, an optional point, an optional exponent) has
-/// exactly the value `v` (a finite binary floating-point value, whose decimal expansion is
-/// finite and at most 1100 digits long).
-fn represents(text: &str, v: f64) -> bool {
-    if !v.is_finite() {
-        return false;
+    /// `(to)e` where `e` or `to` is floating.
+    pub(crate) fn float_cast(&mut self, e: Expr, to: TypeId) -> Expr {
+        let exact_side = |s: &Self, t: TypeId| {
+            float_bits(&s.types, t).is_some()
+                || matches!(s.types.get(t), Type::Int { .. } | Type::Bool)
+        };
+        let has_float =
+            float_bits(&self.types, e.ty).is_some() || float_bits(&self.types, to).is_some();
+        if !(has_float && exact_side(self, e.ty) && exact_side(self, to)) {
+            let boolean = matches!(self.types.get(to), Type::Bool);
+            return self.float_op(to, boolean);
+        }
+        if matches!(self.types.get(to), Type::Bool) {
+            // `!= 0`, then the integer 0 or 1 as a `_Bool`.
+            let int = self.types.int32();
+            let zero = Expr::constant(0, e.ty);
+            let ne = self.float_expr(FloatOp::Ne, vec![e, zero], int);
+            return self.cast(ne, to);
+        }
+        self.float_expr(FloatOp::Convert, vec![e], to)
     }
-    let exact = format!("{:.1100e}", v.abs());
-    matches!((decimal(text), decimal(&exact)), (Some(a), Some(b)) if a == b)
-}
 
-/// A decimal number as its significant digits (no leading or trailing zeros) and the power of
-/// ten of the last one; zero is no digits.
-fn decimal(text: &str) -> Option<(String, i64)> {
-    let (mant, exp) = match text.find(['e', 'E']) {
-        Some(i) => (&text[..i], text[i + 1..].parse::<i64>().ok()?),
-        None => (text, 0),
-    };
-    let (int, frac) = mant.split_once('.').unwrap_or((mant, ""));
-    if !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()) {
-        return None;
+    /// A binary operator on floating operands (after the usual arithmetic conversions).
+    pub(crate) fn float_binary(&mut self, op: BinOp, a: Expr, b: Expr, ty: TypeId) -> Expr {
+        let fop = match op {
+            BinOp::Add => Some(FloatOp::Add),
+            BinOp::Sub => Some(FloatOp::Sub),
+            BinOp::Mul => Some(FloatOp::Mul),
+            BinOp::SDiv | BinOp::UDiv => Some(FloatOp::Div),
+            BinOp::Eq => Some(FloatOp::Eq),
+            BinOp::Ne => Some(FloatOp::Ne),
+            BinOp::SLt | BinOp::ULt => Some(FloatOp::Lt),
+            BinOp::SLe | BinOp::ULe => Some(FloatOp::Le),
+            BinOp::SGt | BinOp::UGt => Some(FloatOp::Gt),
+            BinOp::SGe | BinOp::UGe => Some(FloatOp::Ge),
+            _ => None,
+        };
+        let exact = a.ty == b.ty && float_bits(&self.types, a.ty).is_some();
+        match fop {
+            Some(f) if exact => self.float_expr(f, vec![a, b], ty),
+            _ => self.float_op(ty, op.is_comparison()),
+        }
     }
-    let digits = format!("{int}{frac}");
-    let mut exp = exp - frac.len() as i64;
-    let trimmed = digits.trim_start_matches('0');
-    let sig = trimmed.trim_end_matches('0');
-    exp += (trimmed.len() - sig.len()) as i64;
-    if sig.is_empty() {
-        return Some((String::new(), 0));
-    }
-    Some((sig.to_string(), exp))
-}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn exact_constants_are_recognised() {
-        assert!(represents("0.5", 0.5));
-        assert!(represents("4.0", 4.0));
-        assert!(represents("2.25e0", 2.25));
-        assert!(represents("0.0", 0.0));
-        assert!(represents("1E3", 1000.0));
-        assert!(!represents("0.1", 0.1));
-        assert!(!represents("1.0E-5", 1.0e-5));
-        assert!(represents("0.100000001490116119384765625", 0.1f32 as f64));
+    /// A unary operator on a floating operand.
+    pub(crate) fn float_unary(&mut self, op: UnOp, a: Expr, ty: TypeId) -> Expr {
+        if float_bits(&self.types, a.ty).is_none() {
+            return self.float_op(ty, op == UnOp::LogNot);
+        }
+        match op {
+            UnOp::Neg => self.float_expr(FloatOp::Neg, vec![a], ty),
+            UnOp::LogNot => {
+                let zero = Expr::constant(0, a.ty);
+                self.float_expr(FloatOp::Eq, vec![a, zero], ty)
+            }
+            UnOp::BitNot => self.float_op(ty, false),
+        }
     }
 }

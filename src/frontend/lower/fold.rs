@@ -38,13 +38,7 @@ impl<'a> Lowerer<'a> {
             return e;
         }
         if self.is_float_op(&[e.ty], to) {
-            if let Some(v) = e.as_const() {
-                if let Some(r) = self.fold_float_cast(v, e.ty, to) {
-                    return Expr::constant(r, to);
-                }
-            }
-            let boolean = matches!(self.types.get(to), Type::Bool);
-            return self.float_op(to, boolean);
+            return self.float_cast(e, to);
         }
         let scalar_src = self.types.is_integer(e.ty) || self.types.is_pointer(e.ty);
         let scalar_dst = self.types.is_integer(to) || self.types.is_pointer(to);
@@ -125,7 +119,7 @@ impl<'a> Lowerer<'a> {
     /// by zero, which stays for the consumer to see).
     pub(crate) fn binary(&mut self, op: BinOp, a: Expr, b: Expr, ty: TypeId) -> Expr {
         if self.is_float_op(&[a.ty, b.ty], ty) {
-            return self.float_op(ty, op.is_comparison());
+            return self.float_binary(op, a, b, ty);
         }
         if let (Some(x), Some(y)) = (a.as_const(), b.as_const()) {
             if let Some(v) = self.fold(op, x, y, a.ty) {
@@ -199,7 +193,7 @@ impl<'a> Lowerer<'a> {
 
     pub(crate) fn unary(&mut self, op: UnOp, a: Expr, ty: TypeId) -> Expr {
         if self.is_float_op(&[a.ty], ty) {
-            return self.float_op(ty, op == UnOp::LogNot);
+            return self.float_unary(op, a, ty);
         }
         if let Some(x) = a.as_const() {
             let v = match op {
