@@ -471,45 +471,48 @@ impl Runs {
     }
 
     /// The `yogar verify` command of a task (with `--stats`, so the table can show the formula
-    /// size and refinements).
-    fn verify_command(&self, task: &RegressTask, witness: Option<&Path>) -> Command {
+    /// size and refinements). The witness goes to `witness` in the logs folder: without
+    /// `--witness`, yogar writes `./witness.graphml` in the current folder, as SV-COMP expects.
+    fn verify_command(&self, task: &RegressTask, witness: &Path) -> Command {
         let mut command = Command::new(&self.yogar);
         command
             .arg("verify")
             .arg("--property")
             .arg(&task.property_file)
             .arg("--stats")
-            .args(self.data_model_flags(task));
-        if let Some(w) = witness {
-            command.arg("--witness").arg(w);
-        }
+            .args(self.data_model_flags(task))
+            .arg("--witness")
+            .arg(witness);
         command.args(&self.extra).args(&task.input_files);
         command
     }
 
+    /// Where the witness of the run logged under `stem` goes (removed before the run, so a
+    /// stale one from an earlier run is never replayed).
+    fn witness_path(&self, stem: &str) -> PathBuf {
+        let w = self.logs.join(format!("{stem}.graphml"));
+        let _ = std::fs::remove_file(&w);
+        w
+    }
+
     /// `yogar verify` on one task, its logs under `stem`: the status and how the run ended.
     pub(crate) fn verify(&self, task: &RegressTask, stem: &str) -> (Status, crate::child::Ended) {
-        self.execute(self.verify_command(task, None), stem)
+        let witness = self.witness_path(stem);
+        self.execute(self.verify_command(task, &witness), stem)
     }
 
     /// `yogar verify` on one task, then the replay of its witness.
     fn one(&self, task: &RegressTask, baseline: &BTreeMap<String, String>) -> Row {
         let stem = task.log_stem();
-        let witness = self
-            .replay
-            .then(|| self.logs.join(format!("{stem}.graphml")));
-        if let Some(w) = &witness {
-            let _ = std::fs::remove_file(w);
-        }
-        let command = self.verify_command(task, witness.as_deref());
+        let w = self.witness_path(&stem);
+        let command = self.verify_command(task, &w);
         let (status, ended) = self.execute(command, &stem);
         let stats = parse_stats(&ended.stdout);
         let (category, score) = categorize(task.expected, &status);
-        let replayed = match &witness {
-            Some(w) if status.class() == VerdictClass::False => {
-                self.check_witness(task, w).to_string()
-            }
-            _ => String::new(),
+        let replayed = if self.replay && status.class() == VerdictClass::False {
+            self.check_witness(task, &w).to_string()
+        } else {
+            String::new()
         };
         let base = baseline.get(&task.name).cloned().unwrap_or_default();
         let changed = !base.is_empty() && status::class_of(&base) != status.class();
