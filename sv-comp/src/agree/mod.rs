@@ -28,7 +28,8 @@ use clap::Parser;
 
 use crate::regress::status::{Status, VerdictClass};
 use crate::regress::tasks::{load_tasks, RegressTask};
-use crate::regress::{find_svb, limits, repo_root, yogar_at, Log, Runs};
+use crate::regress::run_args::RunArgs;
+use crate::regress::{find_svb, repo_root, yogar_at, Log, Runs};
 
 /// The engine that runs without `--engine`.
 pub const DEFAULT_ENGINE: &str = "default";
@@ -41,36 +42,14 @@ pub const DEFAULT_ENGINE: &str = "default";
              bound; fails when two of them give TRUE and FALSE on one task"
 )]
 struct Args {
-    /// sv-benchmarks checkout (default: $SVB, else ../shared/sv-benchmarks)
-    #[arg(long)]
-    svb: Option<PathBuf>,
-    /// The yogar binary (default: the one beside this executable)
-    #[arg(long)]
-    yogar: Option<PathBuf>,
+    #[command(flatten)]
+    run: RunArgs,
     /// Engines to compare, comma-separated (`default`: no --engine option)
     #[arg(long, value_delimiter = ',', default_value = "default,dpor,cdpor,rvf")]
     engines: Vec<String>,
     /// Loop bound of every run (with --no-unwinding-assertions)
     #[arg(long, default_value_t = 2)]
     unwind: u32,
-    /// Extra options for every `yogar verify` (one string, split at spaces)
-    #[arg(long, default_value = "", allow_hyphen_values = true)]
-    yogar_args: String,
-    /// CPU seconds per run
-    #[arg(long, default_value_t = 60)]
-    limit_cpu: u64,
-    /// Memory per run in MB (0: none)
-    #[arg(long, default_value_t = 4096)]
-    limit_mem: u64,
-    /// Wall seconds per run (default 2 x CPU + 10)
-    #[arg(long)]
-    limit_wall: Option<f64>,
-    /// Runs made in parallel
-    #[arg(long, default_value_t = 2)]
-    jobs: usize,
-    /// Only tasks whose name (dir/name.yml) matches this regular expression
-    #[arg(long)]
-    filter: Option<String>,
     /// Only the (task, engine) runs of this CSV (columns task, engine; `#` lines are comments)
     #[arg(long, value_name = "CSV")]
     list: Option<PathBuf>,
@@ -157,11 +136,11 @@ fn agree(args: &Args, log: &mut Log) -> Result<Vec<String>, String> {
     if args.engines.is_empty() || args.engines.iter().any(|e| e.trim().is_empty()) {
         return Err("--engines needs engine names".into());
     }
-    let svb = find_svb(args.svb.as_deref())?;
-    let yogar = yogar_at(args.yogar.as_deref())?;
+    let svb = find_svb(args.run.svb.as_deref())?;
+    let yogar = yogar_at(args.run.yogar.as_deref())?;
     let mut tasks = load_tasks(&svb)?;
     let known: BTreeSet<String> = tasks.iter().map(|t| t.name.clone()).collect();
-    if let Some(filter) = &args.filter {
+    if let Some(filter) = &args.run.filter {
         let rx = regex::Regex::new(filter).map_err(|e| format!("--filter: {e}"))?;
         tasks.retain(|t| rx.is_match(&t.name));
     }
@@ -206,7 +185,7 @@ fn agree(args: &Args, log: &mut Log) -> Result<Vec<String>, String> {
         .unwrap_or_else(|| repo_root().join("target/agree"));
     let logs = out_dir.join("logs");
     std::fs::create_dir_all(&logs).map_err(|e| format!("{}: {e}", logs.display()))?;
-    let limits = limits(args.limit_cpu, args.limit_mem, args.limit_wall);
+    let limits = args.run.limits();
     let runs: BTreeMap<&str, Runs> = engines
         .iter()
         .map(|&e| {
@@ -218,7 +197,7 @@ fn agree(args: &Args, log: &mut Log) -> Result<Vec<String>, String> {
             if e != DEFAULT_ENGINE {
                 extra.extend(["--engine".to_string(), e.to_string()]);
             }
-            extra.extend(args.yogar_args.split_whitespace().map(String::from));
+            extra.extend(args.run.yogar_args.split_whitespace().map(String::from));
             (e, Runs::with(&yogar, extra, limits, logs.clone()))
         })
         .collect();
@@ -233,10 +212,10 @@ fn agree(args: &Args, log: &mut Log) -> Result<Vec<String>, String> {
         jobs.len(),
         engines.iter().copied().collect::<Vec<_>>().join(", "),
         args.unwind,
-        args.limit_cpu,
-        args.jobs.max(1)
+        args.run.limit_cpu,
+        args.run.jobs.max(1)
     );
-    let outcomes = run_all(&jobs, &runs, args.jobs.max(1), log.out);
+    let outcomes = run_all(&jobs, &runs, args.run.jobs.max(1), log.out);
     let csv = out_dir.join("agree.csv");
     write_outcomes(&csv, &outcomes)?;
     let (summary, disagreements) = compare(&outcomes);

@@ -11,6 +11,7 @@
 //! (`--benchexec-xml` writes a copy for this checkout).
 
 mod benchmark_def;
+pub(crate) mod run_args;
 pub(crate) mod status;
 mod table;
 pub(crate) mod tasks;
@@ -30,6 +31,7 @@ use yogar::svcomp::DataModel;
 
 use crate::child::{run_limited, Limits};
 use status::{categorize, out_of_memory, parse_output, parse_stats, Status, VerdictClass};
+use run_args::RunArgs;
 use table::Row;
 use tasks::{load_tasks, quick_subset, RegressTask, QUICK_SIZE};
 
@@ -52,30 +54,8 @@ enum DefaultDataModel {
              compared with the baseline; fails on a wrong verdict"
 )]
 struct Args {
-    /// sv-benchmarks checkout (default: $SVB, else ../shared/sv-benchmarks)
-    #[arg(long)]
-    svb: Option<PathBuf>,
-    /// The yogar binary (default: the one beside this executable)
-    #[arg(long)]
-    yogar: Option<PathBuf>,
-    /// Extra options for `yogar verify` (one string, split at spaces)
-    #[arg(long, default_value = "", allow_hyphen_values = true)]
-    yogar_args: String,
-    /// CPU seconds per task
-    #[arg(long, default_value_t = 60)]
-    limit_cpu: u64,
-    /// Memory per task in MB (0: none)
-    #[arg(long, default_value_t = 4096)]
-    limit_mem: u64,
-    /// Wall seconds per task (default 2 x CPU + 10)
-    #[arg(long)]
-    limit_wall: Option<f64>,
-    /// Tasks run in parallel
-    #[arg(long, default_value_t = 2)]
-    jobs: usize,
-    /// Only tasks whose name (dir/name.yml) matches this regular expression
-    #[arg(long)]
-    filter: Option<String>,
+    #[command(flatten)]
+    run: RunArgs,
     /// A fixed subset of 20 tasks across directories
     #[arg(long)]
     quick: bool,
@@ -170,14 +150,14 @@ pub(crate) fn find_svb(given: Option<&Path>) -> Result<PathBuf, String> {
 }
 
 fn regress(args: &Args, log: &mut Log) -> Result<u8, String> {
-    let svb = find_svb(args.svb.as_deref())?;
-    if let (Some(out), false) = (&args.benchexec_xml, args.filter.is_some() || args.quick) {
+    let svb = find_svb(args.run.svb.as_deref())?;
+    if let (Some(out), false) = (&args.benchexec_xml, args.run.filter.is_some() || args.quick) {
         write_definition(&svb, out, None)?;
         let _ = writeln!(log.out, "regress: wrote {}", out.display());
         return Ok(0);
     }
     let mut tasks = load_tasks(&svb)?;
-    if let Some(filter) = &args.filter {
+    if let Some(filter) = &args.run.filter {
         let rx = regex::Regex::new(filter).map_err(|e| format!("--filter: {e}"))?;
         tasks.retain(|t| rx.is_match(&t.name));
     }
@@ -256,13 +236,13 @@ fn regress(args: &Args, log: &mut Log) -> Result<u8, String> {
         "regress: {} tasks, {}, runner own, jobs {}, {} s CPU, {} MB",
         tasks.len(),
         yogar.display(),
-        args.jobs.max(1),
-        args.limit_cpu,
-        args.limit_mem
+        args.run.jobs.max(1),
+        args.run.limit_cpu,
+        args.run.limit_mem
     );
     let _ = log.out.flush();
 
-    let rows = run_all(&tasks, &runs, &baseline, args.jobs.max(1), log.out);
+    let rows = run_all(&tasks, &runs, &baseline, args.run.jobs.max(1), log.out);
     report(
         args,
         &rows,
@@ -332,7 +312,7 @@ fn write_definition(svb: &Path, out: &Path, tasks: Option<&[String]>) -> Result<
 }
 
 fn find_yogar(args: &Args) -> Result<PathBuf, String> {
-    yogar_at(args.yogar.as_deref())
+    yogar_at(args.run.yogar.as_deref())
 }
 
 /// The yogar binary: `given`, else the one beside this executable, else the release build.
@@ -386,11 +366,11 @@ impl Runs {
     fn new(args: &Args, yogar: &Path, logs: PathBuf) -> Runs {
         let mut runs = Runs::with(
             yogar,
-            args.yogar_args
+            args.run.yogar_args
                 .split_whitespace()
                 .map(String::from)
                 .collect(),
-            limits(args.limit_cpu, args.limit_mem, args.limit_wall),
+            args.run.limits(),
             logs,
         );
         runs.default_data_model = match args.default_data_model {
