@@ -513,3 +513,26 @@ fn a_closed_output_pipe_is_no_panic() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_ne!(out.status.code(), Some(101), "{stderr}");
 }
+
+/// An explorer's UNKNOWN names the line whose instruction trapped, not the start of the step
+/// that ran it (which was `<input>:0` for main's first step).
+#[test]
+fn explorer_unknown_names_the_line_that_trapped() {
+    let dir = scratch("trap-line");
+    std::fs::write(
+        dir.join("trap.c"),
+        "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\n\
+         int a[4];\nint main(void) {\n  int i = __VERIFIER_nondet_int();\n\
+         int *p = a + i;\n  if (*p > 3) reach_error();\n  return 0;\n}\n",
+    )
+    .unwrap();
+    for engine in ["dpor", "cdpor"] {
+        let (code, out, _) = verify(&dir, &["--engine", engine, "trap.c"]);
+        assert_eq!(code, 5, "{engine}: {out:?}");
+        assert!(
+            last(&out).ends_with("input-dependent pointer arithmetic at trap.c:6)"),
+            "{engine}: {}",
+            last(&out)
+        );
+    }
+}

@@ -62,12 +62,12 @@ impl Findings {
         let prog = m.program();
         match end {
             RunEnd::Violation { .. } => return true,
-            RunEnd::Trap(msg) => {
-                let msg = msg.strip_prefix("unsupported: ").unwrap_or(msg);
+            RunEnd::Trap { what, at: trapped } => {
+                let what = what.strip_prefix("unsupported: ").unwrap_or(what);
                 self.incomplete
                     .get_or_insert_with(|| UnknownReason::Unsupported {
-                        what: msg.to_string(),
-                        at: Some(prog.loc_str(at)),
+                        what: what.to_string(),
+                        at: Some(prog.loc_str(trapped.unwrap_or(at))),
                     });
             }
             RunEnd::Bound { hit, loc, .. } => {

@@ -106,8 +106,9 @@ pub enum RunEnd {
     Violation { thread: usize, loc: Loc },
     /// Every thread finished or stopped.
     Finished,
-    /// Undefined or unsupported behaviour: the run cannot go on exactly.
-    Trap(String),
+    /// Undefined or unsupported behaviour: the run cannot go on exactly. `at` is the
+    /// instruction that trapped, where the step knows it.
+    Trap { what: String, at: Option<Loc> },
     /// No thread can move, and some have not finished.
     Deadlock,
     /// A loop or a recursion would run past its bound, and the bound is asserted.
@@ -312,7 +313,10 @@ type R<T> = Result<T, Stop>;
 const INVISIBLE_RUN: u32 = 10_000;
 
 fn trap<T>(msg: impl Into<String>) -> R<T> {
-    Err(Stop::End(RunEnd::Trap(msg.into())))
+    Err(Stop::End(RunEnd::Trap {
+        what: msg.into(),
+        at: None,
+    }))
 }
 
 impl<'p> Machine<'p> {
@@ -327,7 +331,10 @@ impl<'p> Machine<'p> {
         match Machine::start(prog, bounds) {
             Ok(m) => Ok(m),
             Err(Stop::End(e)) => Err(e),
-            Err(_) => Err(RunEnd::Trap("the program cannot start".into())),
+            Err(_) => Err(RunEnd::Trap {
+                what: "the program cannot start".into(),
+                at: None,
+            }),
         }
     }
 
@@ -613,6 +620,11 @@ impl<'p> Machine<'p> {
         match r {
             Ok(()) | Err(Stop::Yield) => {}
             Err(Stop::ThreadStops) => self.stop_thread(t),
+            // A trap leaves the thread at the instruction that trapped: that is where it was.
+            Err(Stop::End(RunEnd::Trap { what, at: None })) => {
+                let at = self.position(t).map(|(_, loc)| loc);
+                return Err(RunEnd::Trap { what, at });
+            }
             Err(Stop::End(e)) => return Err(e),
             Err(Stop::Undefined(..)) => unreachable!("exec fills indeterminate values"),
         }

@@ -287,7 +287,7 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
                 discarded += 1;
                 Some(())
             }
-            Err(RunEnd::Trap(msg)) => {
+            Err(RunEnd::Trap { what: msg, .. }) => {
                 traps += 1;
                 first_trap.get_or_insert(msg);
                 Some(())

@@ -314,6 +314,6 @@ fn lock_targets(inst: &[Vec<Ev>], c: usize, ev: &Ev) -> Option<Vec<Obs>> {
 pub fn ended_early(step: &Step) -> bool {
     matches!(
         step.end,
-        Some(RunEnd::Violation { .. } | RunEnd::Trap(_) | RunEnd::Bound { .. })
+        Some(RunEnd::Violation { .. } | RunEnd::Trap { .. } | RunEnd::Bound { .. })
     )
 }

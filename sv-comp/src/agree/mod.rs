@@ -26,9 +26,9 @@ use std::sync::Mutex;
 
 use clap::Parser;
 
+use crate::regress::run_args::RunArgs;
 use crate::regress::status::{Status, VerdictClass};
 use crate::regress::tasks::{load_tasks, RegressTask};
-use crate::regress::run_args::RunArgs;
 use crate::regress::{find_svb, repo_root, yogar_at, Log, Runs};
 
 /// The engine that runs without `--engine`.

@@ -30,8 +30,8 @@ use clap::{Parser, ValueEnum};
 use yogar::svcomp::DataModel;
 
 use crate::child::{run_limited, Limits};
-use status::{categorize, out_of_memory, parse_output, parse_stats, Status, VerdictClass};
 use run_args::RunArgs;
+use status::{categorize, out_of_memory, parse_output, parse_stats, Status, VerdictClass};
 use table::Row;
 use tasks::{load_tasks, quick_subset, RegressTask, QUICK_SIZE};
 
@@ -366,7 +366,8 @@ impl Runs {
     fn new(args: &Args, yogar: &Path, logs: PathBuf) -> Runs {
         let mut runs = Runs::with(
             yogar,
-            args.run.yogar_args
+            args.run
+                .yogar_args
                 .split_whitespace()
                 .map(String::from)
                 .collect(),
