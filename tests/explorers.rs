@@ -50,6 +50,18 @@ fn verdict(prog: &Program, e: yogar::explore::Explorer) -> Verdict {
     yogar::explore::verify(prog, &EngineOptions::with_unwind(2), e, None).verdict
 }
 
+/// Every schedule explorer answers FALSE on `unsafe_prog` and TRUE on its twin `safe`, if any.
+fn assert_schedule_explorers_agree(unsafe_prog: &Program, safe: Option<&Program>) {
+    for e in SCHEDULE_EXPLORERS {
+        let v = verdict(unsafe_prog, e);
+        assert!(matches!(v, Verdict::False { .. }), "{e:?}: {v:?}");
+        if let Some(t) = safe {
+            let v = verdict(t, e);
+            assert!(matches!(v, Verdict::True { .. }), "{e:?}: {v:?}");
+        }
+    }
+}
+
 /// B2: the digest states 12 Mazurkiewicz traces, 5 reads-from and 3 RVF classes. The
 /// Mazurkiewicz count is 9, not 12: of the 6 orders of the three accesses to x and the 2 of
 /// the two to y, the 3 orders with T2's write of x before T1's read of x force T2's read of
@@ -137,10 +149,7 @@ fn concolic_all(prog: &Program, constrained: bool) -> dpor::Report {
 #[test]
 fn e1_is_unsafe_and_covers_exactly_the_4_reachable_paths() {
     let prog = load("paper_e1_mpc_example.c");
-    for e in SCHEDULE_EXPLORERS {
-        let v = verdict(&prog, e);
-        assert!(matches!(v, Verdict::False { .. }), "{e:?}: {v:?}");
-    }
+    assert_schedule_explorers_agree(&prog, None);
     for constrained in [false, true] {
         let r = concolic_all(&prog, constrained);
         let s = &r.findings.stats;
@@ -159,10 +168,7 @@ fn e1_is_unsafe_and_covers_exactly_the_4_reachable_paths() {
 #[test]
 fn e2_is_unsafe() {
     let prog = load("paper_e2_mpc_vs_mcm.c");
-    for e in SCHEDULE_EXPLORERS {
-        let v = verdict(&prog, e);
-        assert!(matches!(v, Verdict::False { .. }), "{e:?}: {v:?}");
-    }
+    assert_schedule_explorers_agree(&prog, None);
     let r = concolic_all(&prog, false);
     assert_eq!(r.findings.stats.input_classes, 1);
 }
@@ -174,12 +180,7 @@ fn e2_is_unsafe() {
 fn symbolic_inputs_through_arithmetic_and_shared_memory() {
     let f = load("mpc_input_arith_false.c");
     let t = load("mpc_input_arith_true.c");
-    for e in SCHEDULE_EXPLORERS {
-        let v = verdict(&f, e);
-        assert!(matches!(v, Verdict::False { .. }), "{e:?}: {v:?}");
-        let v = verdict(&t, e);
-        assert!(matches!(v, Verdict::True { .. }), "{e:?}: {v:?}");
-    }
+    assert_schedule_explorers_agree(&f, Some(&t));
     let r = concolic_all(&t, false);
     assert!(r.findings.stats.input_classes > 1, "{:?}", r.findings.stats);
 }
@@ -209,12 +210,7 @@ fn each_schedule_class_and_input_path_is_run_once() {
     }
     let f = load("mpc_race_then_input_false.c");
     let t = load("mpc_race_then_input_true.c");
-    for e in SCHEDULE_EXPLORERS {
-        let v = verdict(&f, e);
-        assert!(matches!(v, Verdict::False { .. }), "{e:?}: {v:?}");
-        let v = verdict(&t, e);
-        assert!(matches!(v, Verdict::True { .. }), "{e:?}: {v:?}");
-    }
+    assert_schedule_explorers_agree(&f, Some(&t));
 }
 
 /// Enumerated choices and input decisions interleaved in one step: a _Bool b picks the test
@@ -234,10 +230,7 @@ fn choices_and_input_decisions_in_one_step_are_each_run_once() {
     assert_eq!(s.executions, 5, "{s:?}");
     assert_eq!(s.input_classes, 4, "{s:?}");
     let f = load("mpc_choice_and_input_in_one_step_false.c");
-    for e in SCHEDULE_EXPLORERS {
-        let v = verdict(&f, e);
-        assert!(matches!(v, Verdict::False { .. }), "{e:?}: {v:?}");
-    }
+    assert_schedule_explorers_agree(&f, None);
     let r = concolic_all(&f, false);
     assert!(r.findings.violation.is_some());
 }
@@ -259,12 +252,18 @@ fn source_verdict(src: &str) -> Verdict {
     verdict(&prog, yogar::explore::Explorer::Dpor)
 }
 
+/// The schedule explorer does not answer TRUE on a C source.
+fn assert_not_true(src: &str) {
+    let v = source_verdict(src);
+    assert!(!matches!(v, Verdict::True { .. }), "{v:?}");
+}
+
 /// A byte store into an input-dependent `long` keeps the other seven bytes input-dependent:
 /// the shadow must not drop them (the first run, with the input 0, would see a constant and
 /// record no decision, and the search would answer TRUE).
 #[test]
 fn input_dependent_bytes_survive_a_partial_overwrite() {
-    let v = source_verdict(
+    assert_not_true(
         "#include <assert.h>
          extern long __VERIFIER_nondet_long(void);
          int main(void) {
@@ -274,14 +273,13 @@ fn input_dependent_bytes_survive_a_partial_overwrite() {
            return 0;
          }",
     );
-    assert!(!matches!(v, Verdict::True { .. }), "{v:?}");
 }
 
 /// `free` of an input-dependent integer: NULL for the input 0, not a pointer otherwise. The
 /// test of the null case is a decision, or the non-null inputs are never tried.
 #[test]
 fn free_of_an_input_dependent_value_is_a_decision() {
-    let v = source_verdict(
+    assert_not_true(
         "#include <stdlib.h>
          extern long __VERIFIER_nondet_long(void);
          int main(void) {
@@ -290,7 +288,6 @@ fn free_of_an_input_dependent_value_is_a_decision() {
            return 0;
          }",
     );
-    assert!(!matches!(v, Verdict::True { .. }), "{v:?}");
 }
 
 /// The part of an input-dependent `long` a store leaves keeps its own shadow: its exact read
