@@ -59,12 +59,9 @@
 //! as blocked). Swapping independent events keeps the set of decisions, so equivalent runs have
 //! one input path: no pair is explored twice. `explored executions` is the number of pairs (and
 //! blocked runs are counted apart); `input classes` is the number of distinct input paths of
-//! the complete runs, `paths covered` of distinct per-thread branch paths.
-//!
-//! The earlier search (one whole exploration per class of inputs, split by the decision
-//! sequence of the whole exploration) ran a schedule class again in every input class whose
-//! exploration differed elsewhere; here a decision splits only the subtree below the step
-//! that makes it.
+//! the complete runs, `paths covered` of distinct per-thread branch paths. A decision splits
+//! only the subtree below the step that makes it, so no schedule class is run again for an
+//! input path that differs only elsewhere.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
