@@ -51,9 +51,10 @@ impl Splitter {
         })
     }
 
-    /// Inputs that make every decision of `keep` the same way and `flip` the other way: those
-    /// of a model for the inputs the decisions mention, `base`'s for the others. None when
-    /// there are no such inputs.
+    /// Inputs that make every decision of `keep` the same way and `flip` the other way: the
+    /// model's values for every input encoded so far (those the decisions do not constrain
+    /// take whatever value the model gives), `base`'s for inputs not yet encoded. None when
+    /// there are no such inputs. The replay under them checks the decisions it was solved for.
     pub fn other_way(
         &mut self,
         terms: &Terms,
