@@ -216,8 +216,10 @@ impl Symex<'_, '_, '_> {
     ) -> Result<Val, SymexError> {
         let target = self.resolve(place, s, guard)?;
         let (aggregate, leaves) = self.shape(place.ty)?;
-        let ptrs = super::memory::pointer_offsets(&self.prog.types, place.ty);
-        let partial = super::memory::has_partial_union(&self.prog.types, place.ty);
+        let (ptrs, partial) = match &target {
+            Target::Mem(..) => self.byte_exactness(place.ty),
+            Target::Var { .. } => (Vec::new(), false),
+        };
         let mut out = Vec::with_capacity(leaves.len());
         for (lo, bits) in leaves {
             let v = match &target {
@@ -260,8 +262,7 @@ impl Symex<'_, '_, '_> {
                 Ok(())
             }
             Target::Mem(p, via) => {
-                let ptrs = super::memory::pointer_offsets(&self.prog.types, place.ty);
-                let partial = super::memory::has_partial_union(&self.prog.types, place.ty);
+                let (ptrs, partial) = self.byte_exactness(place.ty);
                 for (lo, v) in val.leaves() {
                     let bits = v.width();
                     let inexact = inexact_in_bytes(partial, ptrs.contains(&lo));
@@ -270,6 +271,21 @@ impl Symex<'_, '_, '_> {
                 Ok(())
             }
         }
+    }
+
+    /// For a memory access of type `ty`: the offsets of its pointer scalars and whether it
+    /// holds a partial union (the arguments of [`inexact_in_bytes`]). Only a byte object asks
+    /// for them, so with no byte object in this execution they are not computed: the type walk
+    /// would otherwise run on every memory access of every program.
+    fn byte_exactness(&self, ty: TypeId) -> (Vec<u64>, bool) {
+        if self.bytewise.is_empty() {
+            return (Vec::new(), false);
+        }
+        let types = &self.prog.types;
+        (
+            super::memory::pointer_offsets(types, ty),
+            super::memory::has_partial_union(types, ty),
+        )
     }
 
     /// Whether a type is an aggregate, and its leaves.
