@@ -631,8 +631,8 @@ impl Symex<'_, '_, '_> {
 
     /// Reads the cell(s) of an access of `bits` bits at `off` of `o` (under `g`): from the
     /// initial values while the initialisers run, from the path for a private object, else as
-    /// read events. None when the access lies outside the object. `ptr`: the access is of a
-    /// pointer (see [`POINTER_BYTES`]).
+    /// read events. None when the access lies outside the object. `inexact`: why the access
+    /// would not be exact in a byte object (a check there, see [`POINTER_BYTES`]).
     #[allow(clippy::too_many_arguments)]
     fn read_cell(
         &mut self,
@@ -713,7 +713,7 @@ impl Symex<'_, '_, '_> {
     }
 
     /// A memory read of `bits` bits at pointer `p` + `lo` (`via`: the pointer's expression;
-    /// `ptr`: whether a pointer is read).
+    /// `inexact`: why it would not be exact in a byte object, see `Symex::read_cell`).
     #[allow(clippy::too_many_arguments)]
     pub fn load(
         &mut self,
@@ -784,7 +784,7 @@ impl Symex<'_, '_, '_> {
     }
 
     /// A memory write of a scalar at pointer `p` + `lo` (`via`: the pointer's expression;
-    /// `ptr`: whether a pointer is written).
+    /// `inexact`: as for [`Symex::load`]).
     #[allow(clippy::too_many_arguments)]
     pub fn store_through(
         &mut self,
