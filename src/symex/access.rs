@@ -216,8 +216,10 @@ impl Symex<'_, '_, '_> {
     ) -> Result<Val, SymexError> {
         let target = self.resolve(place, s, guard)?;
         let (aggregate, leaves) = self.shape(place.ty)?;
-        let ptrs = super::memory::pointer_offsets(&self.prog.types, place.ty);
-        let partial = super::memory::has_partial_union(&self.prog.types, place.ty);
+        let (ptrs, partial) = match &target {
+            Target::Mem(..) => self.byte_exactness(place.ty),
+            Target::Var { .. } => (Vec::new(), false),
+        };
         let mut out = Vec::with_capacity(leaves.len());
         for (lo, bits) in leaves {
             let v = match &target {
@@ -260,8 +262,7 @@ impl Symex<'_, '_, '_> {
                 Ok(())
             }
             Target::Mem(p, via) => {
-                let ptrs = super::memory::pointer_offsets(&self.prog.types, place.ty);
-                let partial = super::memory::has_partial_union(&self.prog.types, place.ty);
+                let (ptrs, partial) = self.byte_exactness(place.ty);
                 for (lo, v) in val.leaves() {
                     let bits = v.width();
                     let inexact = inexact_in_bytes(partial, ptrs.contains(&lo));
@@ -270,6 +271,21 @@ impl Symex<'_, '_, '_> {
                 Ok(())
             }
         }
+    }
+
+    /// For a memory access of type `ty`: the offsets of its pointer scalars and whether it
+    /// holds a partial union (the arguments of [`inexact_in_bytes`]). Only a byte object asks
+    /// for them, so with no byte object in this execution they are not computed: the type walk
+    /// would otherwise run on every memory access of every program.
+    fn byte_exactness(&self, ty: TypeId) -> (Vec<u64>, bool) {
+        if self.bytewise.is_empty() {
+            return (Vec::new(), false);
+        }
+        let types = &self.prog.types;
+        (
+            super::memory::pointer_offsets(types, ty),
+            super::memory::has_partial_union(types, ty),
+        )
     }
 
     /// Whether a type is an aggregate, and its leaves.
@@ -615,8 +631,8 @@ impl Symex<'_, '_, '_> {
 
     /// Reads the cell(s) of an access of `bits` bits at `off` of `o` (under `g`): from the
     /// initial values while the initialisers run, from the path for a private object, else as
-    /// read events. None when the access lies outside the object. `ptr`: the access is of a
-    /// pointer (see [`POINTER_BYTES`]).
+    /// read events. None when the access lies outside the object. `inexact`: why the access
+    /// would not be exact in a byte object (a check there, see [`POINTER_BYTES`]).
     #[allow(clippy::too_many_arguments)]
     fn read_cell(
         &mut self,
@@ -697,7 +713,7 @@ impl Symex<'_, '_, '_> {
     }
 
     /// A memory read of `bits` bits at pointer `p` + `lo` (`via`: the pointer's expression;
-    /// `ptr`: whether a pointer is read).
+    /// `inexact`: why it would not be exact in a byte object, see `Symex::read_cell`).
     #[allow(clippy::too_many_arguments)]
     pub fn load(
         &mut self,
@@ -768,7 +784,7 @@ impl Symex<'_, '_, '_> {
     }
 
     /// A memory write of a scalar at pointer `p` + `lo` (`via`: the pointer's expression;
-    /// `ptr`: whether a pointer is written).
+    /// `inexact`: as for [`Symex::load`]).
     #[allow(clippy::too_many_arguments)]
     pub fn store_through(
         &mut self,
