@@ -70,20 +70,9 @@ pub struct Outcome {
 /// Runs `yogar-bench agree ARGS` (`argv` without the program name and `agree`); returns the
 /// exit code: 0 when no two engines disagree, 1 when some do, 2 on a usage problem.
 pub fn run(argv: &[String], log: &mut Log) -> u8 {
-    let args = match Args::try_parse_from(
-        std::iter::once("agree".to_string()).chain(argv.iter().cloned()),
-    ) {
+    let args = match log.parse::<Args>("agree", argv) {
         Ok(args) => args,
-        Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
-            let to = if code == 0 {
-                &mut *log.out
-            } else {
-                &mut *log.err
-            };
-            let _ = write!(to, "{e}");
-            return code;
-        }
+        Err(code) => return code,
     };
     match agree(&args, log) {
         Ok(disagreements) if disagreements.is_empty() => 0,
