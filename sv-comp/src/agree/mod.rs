@@ -163,8 +163,10 @@ fn agree(args: &Args, log: &mut Log) -> Result<Vec<String>, String> {
             }
         }
     }
+    // Each (task, engine) once, wherever the list repeats it; engines in the given order.
+    let mut seen = BTreeSet::new();
+    jobs.retain(|(t, e)| seen.insert((t.name.as_str(), *e)));
     jobs.sort_by(|a, b| a.0.name.cmp(&b.0.name));
-    jobs.dedup_by(|a, b| a.0.name == b.0.name && a.1 == b.1);
     if jobs.is_empty() {
         return Err("no run selected".into());
     }

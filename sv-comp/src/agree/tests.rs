@@ -147,11 +147,14 @@ fn a_list_selects_runs() {
     let list = f.root.join("list.csv");
     std::fs::write(
         &list,
-        "# a comment\ntask,engine\nd/a.yml,default\nd/a.yml,dpor\nd/c.yml,default\nd/c.yml,dpor\n",
+        "# a comment\ntask,engine\nd/a.yml,default\nd/a.yml,dpor\nd/c.yml,default\nd/c.yml,dpor\n\
+         d/a.yml,default\n",
     )
     .unwrap();
     let (code, outcomes, text) = f.run(&["--list", list.to_str().unwrap()]);
     assert_eq!(code, 0, "{text}");
+    // A (task, engine) listed twice runs once.
+    assert!(text.contains("2 tasks, 4 runs"), "{text}");
     assert_eq!(outcomes.len(), 4, "{outcomes:?}");
     assert!(!outcomes.contains_key(&("d/c.yml".into(), "cdpor".into())));
     // A task the checkout lacks is a usage error.
