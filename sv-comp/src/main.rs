@@ -55,19 +55,16 @@ pub struct Options {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("regress") {
+    // The regression runner and the agreement check have command lines of their own.
+    let section: Option<fn(&[String], &mut regress::Log) -> u8> =
+        match args.first().map(String::as_str) {
+            Some("regress") => Some(regress::run),
+            Some("agree") => Some(agree::run),
+            _ => None,
+        };
+    if let Some(section) = section {
         let (mut out, mut err) = (std::io::stdout(), std::io::stderr());
-        return ExitCode::from(regress::run(
-            &args[1..],
-            &mut regress::Log {
-                out: &mut out,
-                err: &mut err,
-            },
-        ));
-    }
-    if args.first().map(String::as_str) == Some("agree") {
-        let (mut out, mut err) = (std::io::stdout(), std::io::stderr());
-        return ExitCode::from(agree::run(
+        return ExitCode::from(section(
             &args[1..],
             &mut regress::Log {
                 out: &mut out,

@@ -70,20 +70,9 @@ pub struct Outcome {
 /// Runs `yogar-bench agree ARGS` (`argv` without the program name and `agree`); returns the
 /// exit code: 0 when no two engines disagree, 1 when some do, 2 on a usage problem.
 pub fn run(argv: &[String], log: &mut Log) -> u8 {
-    let args = match Args::try_parse_from(
-        std::iter::once("agree".to_string()).chain(argv.iter().cloned()),
-    ) {
+    let args = match log.parse::<Args>("agree", argv) {
         Ok(args) => args,
-        Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
-            let to = if code == 0 {
-                &mut *log.out
-            } else {
-                &mut *log.err
-            };
-            let _ = write!(to, "{e}");
-            return code;
-        }
+        Err(code) => return code,
     };
     match agree(&args, log) {
         Ok(disagreements) if disagreements.is_empty() => 0,
@@ -174,8 +163,10 @@ fn agree(args: &Args, log: &mut Log) -> Result<Vec<String>, String> {
             }
         }
     }
+    // Each (task, engine) once, wherever the list repeats it; engines in the given order.
+    let mut seen = BTreeSet::new();
+    jobs.retain(|(t, e)| seen.insert((t.name.as_str(), *e)));
     jobs.sort_by(|a, b| a.0.name.cmp(&b.0.name));
-    jobs.dedup_by(|a, b| a.0.name == b.0.name && a.1 == b.1);
     if jobs.is_empty() {
         return Err("no run selected".into());
     }

@@ -104,25 +104,31 @@ pub(crate) fn repo_root() -> PathBuf {
         .unwrap_or_default()
 }
 
+impl Log<'_> {
+    /// The command line of the section `name` (`argv` without the program and section
+    /// names), or the exit code after the help (0, on stdout) or a usage error (on stderr).
+    pub fn parse<T: clap::Parser>(&mut self, name: &str, argv: &[String]) -> Result<T, u8> {
+        T::try_parse_from(std::iter::once(name.to_string()).chain(argv.iter().cloned())).map_err(
+            |e| {
+                let code = if e.use_stderr() { USAGE } else { 0 };
+                let to = if code == 0 {
+                    &mut *self.out
+                } else {
+                    &mut *self.err
+                };
+                let _ = write!(to, "{e}");
+                code
+            },
+        )
+    }
+}
+
 /// Runs `yogar-bench regress ARGS` (`argv` without the program name and `regress`); returns
 /// the exit code.
 pub fn run(argv: &[String], log: &mut Log) -> u8 {
-    let args = match Args::try_parse_from(
-        std::iter::once("regress".to_string()).chain(argv.iter().cloned()),
-    ) {
+    let args = match log.parse::<Args>("regress", argv) {
         Ok(args) => args,
-        Err(e) => {
-            let code = if e.use_stderr() { USAGE } else { 0 };
-            let _ = write!(
-                if code == 0 {
-                    &mut *log.out
-                } else {
-                    &mut *log.err
-                },
-                "{e}"
-            );
-            return code;
-        }
+        Err(code) => return code,
     };
     match regress(&args, log) {
         Ok(code) => code,
