@@ -125,6 +125,17 @@ fn negative_zero_as_a_constant_condition_is_false() {
 }
 
 #[test]
+fn extended_floating_type_is_not_taken_for_float() {
+    // `_Float32x` is at least as wide as `double` (it is `double` on x86): 16777217 is exact
+    // in it, though not in `float`. It is not modelled, so no verdict.
+    let src = "extern void reach_error(void);\n\
+        int main(void) {\n  int n = 16777217;\n  _Float32x x = n;\n  \
+        if ((int)x != n) reach_error();\n  return 0;\n}\n";
+    let (code, last) = verify("float32x", src);
+    assert!(last.starts_with("UNKNOWN"), "{code} {last}");
+}
+
+#[test]
 fn floating_point_constants_copied_exactly_give_a_counterexample() {
     // No floating-point operation: the stored bit pattern is exact, and so is the error.
     let src = "extern void reach_error(void);\n\
