@@ -226,6 +226,13 @@ impl<'a> Lowerer<'a> {
                 c.named = Some(t);
             }
             TypeSpecifier::TS18661Float(f) => {
+                // `_FloatN` is IEEE-754 binaryN. The extended (`_Float32x`: at least as wide
+                // as binary64) and decimal (`_Decimal32`) types have another format of the
+                // same nominal width, which a `Type::Float` of that width would compute as
+                // binaryN: exact, and wrong.
+                if f.format != TS18661FloatFormat::BinaryInterchange {
+                    return Err(self.unsupported(ts.span, "extended or decimal floating type"));
+                }
                 let t = self.types.intern(Type::Float {
                     bits: f.width.min(128) as u8,
                 });

@@ -1178,10 +1178,11 @@ impl<'a> Lowerer<'a> {
             }
             let a = self.cast(a, t);
             let b = self.cast(b, t);
+            // The truth value, not the raw constant: `-0.0` has bits other than 0 and is false.
+            let cond = self.truth(cond);
             if let Some(k) = cond.as_const() {
                 return Ok(if k != 0 { a } else { b });
             }
-            let cond = self.truth(cond);
             return Ok(Expr {
                 kind: ExprKind::Ite(Box::new(cond), Box::new(a), Box::new(b)),
                 ty: t,
