@@ -36,6 +36,7 @@ fn rvf_all(prog: &Program) -> rvf::Report {
             budget: Budget::default(),
             all: true,
             count_classes: true,
+            causal_maps: true,
         },
     )
 }

@@ -50,6 +50,7 @@
 //! violation is reported with the schedule that reached it, replayed from the start, and
 //! the trace and witness come from that concrete run.
 
+pub mod causal;
 pub mod closure;
 pub mod event;
 pub mod verify_sc;
@@ -64,6 +65,7 @@ use super::interp::{Bounds, Machine, RunEnd, Value};
 use super::sched::Step;
 use crate::ir::{InstrKind, Loc, Program};
 use crate::verdict::UnknownReason;
+use causal::CausalMap;
 use event::{Ev, Obs, SyncWriters, Unmodelled};
 
 /// How to explore.
@@ -76,6 +78,8 @@ pub struct Options {
     /// Count the RVF classes the leaves stand for (enumerates every witness of every leaf:
     /// for tests and measurements on small programs).
     pub count_classes: bool,
+    /// Use causal maps (off: for measurements and the tests that show what they cut).
+    pub causal_maps: bool,
 }
 
 /// The result.
@@ -92,6 +96,7 @@ struct Node<'p> {
     sched: Vec<usize>,
     machine: Machine<'p>,
     sync: SyncWriters,
+    causal: CausalMap,
 }
 
 /// Witnesses enumerated per leaf at most when counting classes.
@@ -115,12 +120,13 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
             };
         }
     };
-    let mut seen: HashMap<u64, Vec<Vec<Vec<Ev>>>> = HashMap::new();
+    let mut seen: HashMap<u64, Vec<(Vec<Vec<Ev>>, CausalMap)>> = HashMap::new();
     let mut stack = vec![Node {
         inst: vec![Vec::new()],
         sched: Vec::new(),
         machine: root.clone(),
         sync: SyncWriters::new(),
+        causal: CausalMap::default(),
     }];
     'search: while let Some(mut node) = stack.pop() {
         if let Some(why) = out_of_budget(&opts.budget, &f.stats) {
@@ -174,15 +180,19 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
             }
             continue;
         }
-        // The instance may have been reached along another order of adding its reads.
-        let h = hash_instance(&node.inst);
+        // The instance and map may have been reached along another order of adding reads.
+        let h = hash_instance(&node.inst, &node.causal);
         let bucket = seen.entry(h).or_default();
-        if bucket.contains(&node.inst) {
+        if bucket.iter().any(|(i, c)| *i == node.inst && *c == node.causal) {
             f.stats.redundant += 1;
             continue;
         }
-        bucket.push(node.inst.clone());
-        // 2. One child per thread's next read and value it can observe.
+        bucket.push((node.inst.clone(), node.causal.clone()));
+        f.stats.nodes += 1;
+        // 2. One child per thread's next read and value it can observe; the causal map of
+        // the children of later threads forbids each earlier read to be internal here.
+        let lens: causal::Frontier = node.inst.iter().map(|v| v.len() as u32).collect();
+        let mut causal = node.causal.clone();
         let mut children = Vec::new();
         for t in 0..node.machine.num_threads() {
             if node.machine.is_over(t) {
@@ -214,6 +224,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
                     aux: &node.sched,
                     greedy: true,
                 },
+                &causal,
                 opts.budget.deadline,
             ) {
                 Ok(found) => found,
@@ -227,6 +238,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
                 }
             };
             f.stats.steps += found.states;
+            f.stats.causal_cuts += found.cut;
             for e in &found.ended {
                 f.stats.executions += 1;
                 let mut inst = node.inst.clone();
@@ -244,7 +256,11 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
                     sched: st.sched,
                     machine: st.machine,
                     sync: st.sync,
+                    causal: causal.clone(),
                 });
+            }
+            if opts.causal_maps {
+                causal.set((t, lens[t]), lens.clone());
             }
         }
         stack.extend(children.into_iter().rev());
@@ -302,7 +318,8 @@ fn record_end(
                 greedy: false,
             };
             let limit = Instant::now() + std::time::Duration::from_secs(2);
-            let ordered = verify_sc::search(root, inst, None, plain, Some(limit))
+            let any = CausalMap::default();
+            let ordered = verify_sc::search(root, inst, None, plain, &any, Some(limit))
                 .ok()
                 .and_then(|found| found.witnesses.into_iter().next())
                 .map(|(_, st)| st.sched);
@@ -448,8 +465,9 @@ fn hash_value(v: &Value, h: &mut impl Hasher) {
     }
 }
 
-fn hash_instance(inst: &[Vec<Ev>]) -> u64 {
+fn hash_instance(inst: &[Vec<Ev>], causal: &CausalMap) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
+    causal.hash(&mut h);
     for evs in inst {
         evs.len().hash(&mut h);
         for e in evs {
