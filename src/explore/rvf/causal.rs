@@ -60,8 +60,9 @@ pub fn inside(w: EvId, f: &[u32]) -> bool {
 }
 
 /// The memory writes of a run prefix that a later access may observe: per exact target the
-/// latest, most recent last.
-pub type Writers = Vec<(Target, EvId)>;
+/// latest, most recent last, each with a tag the caller gives (VerifySC: the frontiers the
+/// writer is outside of).
+pub type Writers = Vec<(Target, EvId, u64)>;
 
 /// Whether `w`, a write to target `w`, overlaps access `a` (the cells of
 /// `classes::reads_from`).
@@ -97,16 +98,16 @@ pub fn internal(
         && step.accesses.iter().filter(|a| observing(a)).all(|a| {
             writes
                 .iter()
-                .all(|(t, w)| !overlaps(a, t) || inside(*w, f))
+                .all(|(t, w, _)| !overlaps(a, t) || inside(*w, f))
         })
 }
 
-/// Adds the memory writes of `step`, event `id`, to `writes`.
-pub fn record(writes: &mut Writers, id: EvId, step: &Step) {
+/// Adds the memory writes of `step`, event `id`, to `writes`, tagged `tag`.
+pub fn record(writes: &mut Writers, id: EvId, step: &Step, tag: u64) {
     for a in step.accesses.iter().filter(|a| a.write) {
         if let Target::Mem { .. } = a.target {
-            writes.retain(|(t, _)| *t != a.target);
-            writes.push((a.target, id));
+            writes.retain(|(t, _, _)| *t != a.target);
+            writes.push((a.target, id, tag));
         }
     }
 }

@@ -120,7 +120,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
             };
         }
     };
-    let mut seen: HashMap<u64, Vec<(Vec<Vec<Ev>>, CausalMap)>> = HashMap::new();
+    let mut seen: HashMap<u64, Vec<Vec<Vec<Ev>>>> = HashMap::new();
     let mut stack = vec![Node {
         inst: vec![Vec::new()],
         sched: Vec::new(),
@@ -180,14 +180,16 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
             }
             continue;
         }
-        // The instance and map may have been reached along another order of adding reads.
-        let h = hash_instance(&node.inst, &node.causal);
-        let bucket = seen.entry(h).or_default();
-        if bucket.iter().any(|(i, c)| *i == node.inst && *c == node.causal) {
-            f.stats.redundant += 1;
-            continue;
+        // Without causal maps the instance may have been reached along another order of
+        // adding its reads (with them, never: see "Causal maps").
+        if !opts.causal_maps {
+            let bucket = seen.entry(hash_instance(&node.inst)).or_default();
+            if bucket.contains(&node.inst) {
+                f.stats.redundant += 1;
+                continue;
+            }
+            bucket.push(node.inst.clone());
         }
-        bucket.push((node.inst.clone(), node.causal.clone()));
         f.stats.nodes += 1;
         // 2. One child per thread's next read and value it can observe; the causal map of
         // the children of later threads forbids each earlier read to be internal here.
@@ -465,9 +467,8 @@ fn hash_value(v: &Value, h: &mut impl Hasher) {
     }
 }
 
-fn hash_instance(inst: &[Vec<Ev>], causal: &CausalMap) -> u64 {
+fn hash_instance(inst: &[Vec<Ev>]) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    causal.hash(&mut h);
     for evs in inst {
         evs.len().hash(&mut h);
         for e in evs {

@@ -157,7 +157,12 @@ pub fn search<'p>(
     let recorded = |s: &State, id: EvId, ran: &event::Ran| {
         let mut w = s.writes.clone();
         if tracking {
-            causal::record(&mut w, id, &ran.step);
+            let outside = constrained
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, f))| !causal::inside(id, f))
+                .fold(0u64, |m, (j, _)| m | 1 << (j % 64));
+            causal::record(&mut w, id, &ran.step, outside);
         }
         w
     };
@@ -334,24 +339,22 @@ fn writers_key(
         return Vec::new();
     }
     if constrained.len() > 64 {
-        return s.writes.iter().map(|&(t, w)| (t, 0, Some(w))).collect();
+        return s.writes.iter().map(|&(t, w, _)| (t, 0, Some(w))).collect();
     }
     // The candidate is the event just past its thread's instance; it runs once.
-    let pending = |(t, i): EvId| {
-        let c = s.counts.get(t).copied().unwrap_or(0);
-        i > c || (i == c && (i < len(t) || s.cand.is_none()))
-    };
+    let pending = constrained
+        .iter()
+        .enumerate()
+        .filter(|(_, ((t, i), _))| {
+            let c = s.counts.get(*t).copied().unwrap_or(0);
+            *i > c || (*i == c && (*i < len(*t) || s.cand.is_none()))
+        })
+        .fold(0u64, |m, (j, _)| m | 1 << j);
     let key: Vec<(Target, u64, Option<EvId>)> = s
         .writes
         .iter()
-        .filter_map(|&(t, w)| {
-            let mask = constrained
-                .iter()
-                .enumerate()
-                .filter(|(_, (r, f))| pending(*r) && !causal::inside(w, f))
-                .fold(0u64, |m, (j, _)| m | 1 << j);
-            (mask != 0).then_some((t, mask, None))
-        })
+        .filter(|&&(_, _, outside)| outside & pending != 0)
+        .map(|&(t, _, outside)| (t, outside & pending, None))
         .collect();
     // The list's order (most recent last) is kept: equal sets in different orders only
     // make the key finer.
