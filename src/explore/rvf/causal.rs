@@ -52,6 +52,19 @@ impl CausalMap {
     pub fn iter(&self) -> impl Iterator<Item = (EvId, &Frontier)> {
         self.0.iter().map(|(r, f)| (*r, f))
     }
+
+    /// Every run that satisfies `other` satisfies `self`: each entry of `self` is in
+    /// `other` with a frontier at least as large (internal to the smaller frontier implies
+    /// internal to the larger one).
+    pub fn implied_by(&self, other: &CausalMap) -> bool {
+        self.0.iter().all(|(r, f)| {
+            other.0.get(r).is_some_and(|g| {
+                f.iter()
+                    .enumerate()
+                    .all(|(t, &l)| l <= g.get(t).copied().unwrap_or(0))
+            })
+        })
+    }
 }
 
 /// Whether event `w` is inside frontier `f`.

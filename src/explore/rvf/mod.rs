@@ -120,7 +120,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
             };
         }
     };
-    let mut seen: HashMap<u64, Vec<Vec<Vec<Ev>>>> = HashMap::new();
+    let mut seen: HashMap<u64, Vec<(Vec<Vec<Ev>>, CausalMap)>> = HashMap::new();
     let mut stack = vec![Node {
         inst: vec![Vec::new()],
         sched: Vec::new(),
@@ -180,16 +180,18 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
             }
             continue;
         }
-        // Without causal maps the instance may have been reached along another order of
-        // adding its reads (with them, never: see "Causal maps").
-        if !opts.causal_maps {
-            let bucket = seen.entry(hash_instance(&node.inst)).or_default();
-            if bucket.contains(&node.inst) {
-                f.stats.redundant += 1;
-                continue;
-            }
-            bucket.push(node.inst.clone());
+        // The instance may have been reached along another order of adding its reads; the
+        // node explored there covers this one when its causal map is implied by this one's
+        // (see "Causal maps").
+        let bucket = seen.entry(hash_instance(&node.inst)).or_default();
+        if bucket
+            .iter()
+            .any(|(i, c)| *i == node.inst && c.implied_by(&node.causal))
+        {
+            f.stats.redundant += 1;
+            continue;
         }
+        bucket.push((node.inst.clone(), node.causal.clone()));
         f.stats.nodes += 1;
         // 2. One child per thread's next read and value it can observe; the causal map of
         // the children of later threads forbids each earlier read to be internal here.
