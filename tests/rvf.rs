@@ -248,7 +248,6 @@ fn closure_rejects_two_acquisitions_of_one_release() {
     assert!(!rvf::closure::consistent(&three, None));
 }
 
-
 /// The exploration without causal maps (the memo of explored instances alone).
 fn rvf_all_without_causal_maps(prog: &Program) -> rvf::Report {
     rvf::explore(
@@ -328,10 +327,7 @@ fn causal_maps_lose_no_execution_on_the_test_programs() {
             rvf::explore(
                 &prog,
                 &rvf::Options {
-                    bounds: Bounds {
-                        unwind,
-                        ..bounds()
-                    },
+                    bounds: Bounds { unwind, ..bounds() },
                     budget: Budget {
                         max_executions: None,
                         deadline: Some(

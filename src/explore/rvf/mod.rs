@@ -18,31 +18,76 @@
 //!    value that read can observe in some witness of the extended instance plus that read,
 //!    and each gives a child instance, with the witness found.
 //!
-//! Siblings differ in the value one read observes, or in which read was added; the same
-//! instance reached along different orders of adding reads is explored once: a memo of the
-//! explored instances stands in for the paper's causal maps (which forbid the later siblings
-//! to read from the writes the earlier ones covered) and backtrack signals (which cut the
-//! remaining siblings when no descendant can bring a new write). The memo costs memory in the
-//! number of instances, the paper's maps cost none; both explore each instance once. Not
-//! implemented: causal maps, backtrack signals and greedy rule 1b of VerifySC (see
-//! `verify_sc` for what it does implement). The closure (`closure`) filters the candidate
-//! observations of synchronisation reads before VerifySC searches them.
+//! Siblings differ in the value one read observes, or in which read was added. The paper's
+//! causal maps (`causal`) keep the later siblings from covering the runs an earlier one
+//! covers: at a node, once thread t's next read r has made its children, the children of
+//! the later threads (and their subtrees) get `C(r) :=` the node's frontier (its events
+//! after the extension), and VerifySC only returns witnesses and candidate observations
+//! whose runs satisfy the map (no event r of its domain internal to `C(r)`: observing only
+//! writes inside the frontier). Not implemented: backtrack signals and greedy rule 1b of
+//! VerifySC (see `verify_sc` for what it does implement). The closure (`closure`) filters
+//! the candidate observations of synchronisation reads before VerifySC searches them.
 //!
-//! # Why it is complete for the bound
+//! # Causal maps: why the exploration is complete for the bound
 //!
-//! Take any run T within the bounds, with reads f1, f2, … in T's order. The root's extension
-//! holds every non-read event of T before f1, so f1 is a thread's next event and the prefix
-//! of T up to f1 followed by the other non-read events is a witness of the root extended by
-//! f1 observing what it observes in T: that child is explored. In the child, the extension
-//! holds every non-read event of T before f2 (their reads are among f1), and again T's prefix
-//! up to f2, then the remaining non-read events, is a witness. By induction the exploration
-//! reaches the instance of all of T's reads with T's values; its extension contains T's last
-//! event, so T's end (finished, deadlock, or the same violation at the same place: the thread
-//! is in the same local state) is met. Hence every reads-value-from class, and every
-//! reachable violation, is explored at least once. A node whose run ends has no children,
-//! so the leaves are exactly the explored executions; each leaf is one (events, values)
-//! instance and may stand for several RVF classes that differ only in the causal order of
-//! its reads (the paper's "beyond partitioning" remark): `count_classes` enumerates them.
+//! Notation: X'(N) is node N's instance after the extension, lens(N) its per-thread lengths
+//! (a frontier), C(N) its map. A run T (maximal within the bounds, or ended by a violation,
+//! trap or bound) *fits* N when (i) T has every read event of X'(N) with the observations
+//! of the instance, and every event of X'(N) missing from T is a non-read event (T ended
+//! early before it); (ii) every event of X'(N) in T is internal to lens(N) in T; (iii) T
+//! satisfies C(N). Every run fits the root: its extension has non-read events only, which
+//! observe nothing, and its map is empty. Claim: when T fits N, the exploration below N
+//! meets T's end. By induction on the number of events of T outside X'(N):
+//! - None: N's extended witness runs every event of T with T's observations, so each thread
+//!   goes through the same local states and T's end (a violation at the same step,
+//!   finished or blocked threads) is the end of N's run, a leaf. (An instance read never
+//!   ends a witness: a candidate that ends the run is reported as a run, not a child.)
+//! - Otherwise let e be T's first event outside X'(N). Every event before it is in X'(N),
+//!   so e is internal to lens(N); it is its thread's next event at N, a read (the extension
+//!   takes every next non-read event). Let r_1..r_k be the reads the loop processes at N, in
+//!   its order, and i the smallest index with r_i in T and internal to lens(N) (e is one).
+//!   For j < i, r_j is not in T or not internal to lens(N), so T satisfies the map C_i of
+//!   r_i's iteration (C(N) plus `C(r_j) := lens(N)`; an inherited entry it replaces had a
+//!   smaller frontier, and internal to a smaller frontier implies internal to a larger).
+//!   The projection W of T onto (X'(N) ∩ T) ∪ {r_i}, followed by X'(N)'s non-read events
+//!   missing from T, is a witness of X'(N) plus r_i with T's observation of r_i: each event
+//!   of W is internal to lens(N) in T, so every write it observes in T (the last write of
+//!   each byte it reads, the last writer of each synchronisation object, a free of the
+//!   object it writes) is in W, and W's writes are T's in T's order, so it observes the
+//!   same; its thread's earlier events observe the same (induction along W), so it is the
+//!   same event; the appended non-read events observe nothing. W satisfies C_i: an event of
+//!   W that T makes external to a frontier F has an observed write outside F that lies in
+//!   X'(N) (the event is internal to lens(N)), so in W too (the write list of `causal` keeps
+//!   it, as in T). VerifySC enumerates every observation of r_i that has a witness
+//!   satisfying C_i, so if r_i ends the run (T's last event) it is reported from a witness
+//!   prefix, and otherwise the child N_i for T's observation of r_i exists and T fits it:
+//!   (i) the new extension adds non-read events; (ii) X'(N)'s events are internal to
+//!   lens(N), a smaller frontier than lens(N_i), r_i likewise, the new non-read events
+//!   observe nothing; (iii) C(N_i) = C_i. N_i's extension holds r_i, an event of T outside
+//!   X'(N): the induction applies.
+//! The lock and join skip below does not drop r_i: W is a witness of X'(N) plus r_i. The
+//! argument needs no backtrack signals and holds with blocking locks and joins (T need not
+//! run every enabled read).
+//!
+//! Every RVF class and every reachable violation is thus explored at least once. A node
+//! whose run ends has no children, so the leaves are exactly the explored executions; each
+//! leaf is one (events, values) instance and may stand for several RVF classes that differ
+//! only in the causal order of its reads (the paper's "beyond partitioning" remark):
+//! `count_classes` enumerates them.
+//!
+//! # The memo of explored instances
+//!
+//! With values instead of the paper's good-writes sets, one instance can be reached along
+//! two orders of adding its reads even with causal maps: the map of the later sibling keeps
+//! the earlier read from observing only the common ancestor's events, but a deeper witness
+//! may give it the same value from elsewhere. The fit above depends on the instance (which
+//! fixes X') and on the map, so a node is skipped when the same instance was explored under
+//! a map its own implies (each entry present with a frontier at least as large,
+//! `CausalMap::implied_by`): every run that fits it fits the explored one. Measured on the
+//! tests/programs spaces, the memo still cuts a few instances (31 of ~6000; dropping it
+//! explores them again), and costs a hash per instance; kept. With `Options::causal_maps`
+//! off the maps stay empty and the memo alone makes each instance explored once (the
+//! previous exploration, kept for comparison).
 //!
 //! # Why a FALSE is real
 //!
@@ -208,7 +253,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
             // mutex that a thread of the instance holds at the end of every witness (the
             // writes of a mutex form a chain the observations fix: see `event::run`), while
             // the lock, the last event of its thread, would hold it there too. The search is
-            // skipped. No run is lost: the completeness argument below only uses children
+            // skipped. No run is lost: the completeness argument (module doc) only uses children
             // that have a witness running the whole instance.
             // The wake-up of a condition wait is a lock of its mutex (the wait is an unlock
             // and a lock, see `dpor`'s "Condition variables").

@@ -27,6 +27,12 @@
 //! have no witness, and for a lock acquisition it bounds the observations still possible, so
 //! the search stops once each of them is found (`lock_targets`).
 //!
+//! With a causal map (`causal`), an event of its domain is run only where it is not
+//! internal to its frontier, so every witness and candidate observation returned satisfies
+//! the map; the memo key then also holds the last writers that matter (see `search`). The
+//! greedy rule stays complete: it takes a pure read only where the map allows it, and moving
+//! such a read to the front of a witness changes no other event's observations or writers.
+//!
 //! The same search also enumerates the values one more event can observe (`cand`): that
 //! event may run at any point of a witness; every distinct observation for which the whole
 //! instance can be completed is returned with its witness (one search instead of one per
