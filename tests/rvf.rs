@@ -296,7 +296,7 @@ fn causal_maps_cut_revisits_and_keep_the_verdict() {
     assert_verdicts(&["rvf_two_readers_safe.c"], &["rvf_two_readers_unsafe.c"]);
 }
 
-/// On every program of tests/programs whose whole space both explore within a second each,
+/// On every program of tests/programs whose whole space both explore within half a second each,
 /// the exploration with causal maps covers the same RVF classes (those of its leaves) and
 /// finds the same violations as without them. (Not always in fewer instances: an instance
 /// reached again under a causal map that the first visit's map does not imply is explored
@@ -331,7 +331,7 @@ fn causal_maps_lose_no_execution_on_the_test_programs() {
                     budget: Budget {
                         max_executions: None,
                         deadline: Some(
-                            std::time::Instant::now() + std::time::Duration::from_secs(1),
+                            std::time::Instant::now() + std::time::Duration::from_millis(500),
                         ),
                     },
                     all: true,

@@ -65,6 +65,7 @@
 //!   lens(N), a smaller frontier than lens(N_i), r_i likewise, the new non-read events
 //!   observe nothing; (iii) C(N_i) = C_i. N_i's extension holds r_i, an event of T outside
 //!   X'(N): the induction applies.
+//!
 //! The lock and join skip below does not drop r_i: W is a witness of X'(N) plus r_i. The
 //! argument needs no backtrack signals and holds with blocking locks and joins (T need not
 //! run every enabled read).
@@ -144,6 +145,9 @@ struct Node<'p> {
     causal: CausalMap,
 }
 
+/// An explored instance and its causal map (the memo).
+type Explored = (Vec<Vec<Ev>>, CausalMap);
+
 /// Witnesses enumerated per leaf at most when counting classes.
 const CLASS_STATES: u64 = 200_000;
 
@@ -165,7 +169,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
             };
         }
     };
-    let mut seen: HashMap<u64, Vec<(Vec<Vec<Ev>>, CausalMap)>> = HashMap::new();
+    let mut seen: HashMap<u64, Vec<Explored>> = HashMap::new();
     let mut stack = vec![Node {
         inst: vec![Vec::new()],
         sched: Vec::new(),
