@@ -391,6 +391,7 @@ fn stat_lines(s: &engine::EngineStats) -> Vec<(&'static str, Value)> {
             ("explored steps", e.steps.into()),
             ("races reversed", e.races.into()),
             ("constrained independences", e.constrained.into()),
+            ("settled reads taken alone", e.settled.into()),
             ("input classes", e.input_classes.into()),
             ("paths covered", e.paths.into()),
         ]);

@@ -21,25 +21,41 @@
 //! Siblings differ in the value one read observes, or in which read was added; the same
 //! instance reached along different orders of adding reads is explored once: a memo of the
 //! explored instances stands in for the paper's causal maps (which forbid the later siblings
-//! to read from the writes the earlier ones covered) and backtrack signals (which cut the
-//! remaining siblings when no descendant can bring a new write). The memo costs memory in the
-//! number of instances, the paper's maps cost none; both explore each instance once. Not
-//! implemented: causal maps, backtrack signals and greedy rule 1b of VerifySC (see
-//! `verify_sc` for what it does implement). The closure (`closure`) filters the candidate
+//! to read from the writes the earlier ones covered). The memo costs memory in the number of
+//! instances, the paper's maps cost none; both explore each instance once. The paper's
+//! backtrack signals (which cut the remaining siblings when no descendant brought a new
+//! write) rest on a lemma that fails for our events, which can read and write different
+//! locations in one atomic step and can block; `settled` keeps the lemma's conclusion in a
+//! form decided before the descendants are explored. Not implemented: greedy rule 1b of
+//! VerifySC (see `verify_sc` for what it does implement). The closure (`closure`) filters the candidate
 //! observations of synchronisation reads before VerifySC searches them.
 //!
 //! # Why it is complete for the bound
 //!
-//! Take any run T within the bounds, with reads f1, f2, … in T's order. The root's extension
-//! holds every non-read event of T before f1, so f1 is a thread's next event and the prefix
-//! of T up to f1 followed by the other non-read events is a witness of the root extended by
-//! f1 observing what it observes in T: that child is explored. In the child, the extension
-//! holds every non-read event of T before f2 (their reads are among f1), and again T's prefix
-//! up to f2, then the remaining non-read events, is a witness. By induction the exploration
-//! reaches the instance of all of T's reads with T's values; its extension contains T's last
-//! event, so T's end (finished, deadlock, or the same violation at the same place: the thread
-//! is in the same local state) is met. Hence every reads-value-from class, and every
-//! reachable violation, is explored at least once. A node whose run ends has no children,
+//! Say a run T *fits* a node N when T contains the events of N's extension X' with the
+//! observations of the instance, and every read of the instance reads in T from an event of
+//! X' or from the initial state. (A run that ends early, at a violation, a trap or a bound,
+//! may lack non-read events of X': they observe nothing, so they can always be appended to
+//! any prefix, and they never matter to the step that ended the run.) The root fits every
+//! run. Claim: the subtree of a node N explores the instance of every run T that fits N,
+//! and meets its end; by induction on the number of events of T outside X'.
+//! - If T has none, N's instance is T's (events, values): N is a leaf, and T's end is met
+//!   (finished, deadlock, or the same violation at the same place: every thread is in the
+//!   same local state).
+//! - Otherwise the first event of T outside X' is a thread's next event at N, a read (X' is
+//!   closed under non-read events), and it reads from X' (everything before it in T is in
+//!   X'). Let r be *any* thread's next event at N that T contains and that reads from X' in
+//!   T. X' and r, in T's order, form a witness of the instance plus r with T's values: every
+//!   read keeps its source, since its source is in X' or is r's, and no event left out is a
+//!   write between a read and its source (the source is the last write before the read).
+//!   So VerifySC returns r's observation in T (or r's end, when r ends T), the child exists,
+//!   T fits it, and fewer events of T lie outside its extension.
+//!
+//! Hence every reads-value-from class, and every reachable violation, is explored at least
+//! once. The memo only skips a node whose instance was explored before: its subtree depends
+//! on the instance alone. Since any r above will do, a node may process a subset of its
+//! threads' next reads as long as every run that fits it contains one of them reading from
+//! X': `settled` gives such a read, processed alone. A node whose run ends has no children,
 //! so the leaves are exactly the explored executions; each leaf is one (events, values)
 //! instance and may stand for several RVF classes that differ only in the causal order of
 //! its reads (the paper's "beyond partitioning" remark): `count_classes` enumerates them.
@@ -52,6 +68,7 @@
 
 pub mod closure;
 pub mod event;
+pub mod settled;
 pub mod verify_sc;
 
 use std::collections::{BTreeSet, HashMap};
@@ -115,6 +132,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
             };
         }
     };
+    let settled = settled::Settled::of(prog);
     let mut seen: HashMap<u64, Vec<Vec<Vec<Ev>>>> = HashMap::new();
     let mut stack = vec![Node {
         inst: vec![Vec::new()],
@@ -184,8 +202,14 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
         bucket.push(node.inst.clone());
         // 2. One child per thread's next read and value it can observe.
         let mut children = Vec::new();
+        // A settled read is processed alone (`settled`).
+        let alone = (0..node.machine.num_threads())
+            .find(|&t| !node.machine.is_over(t) && settled.read_settled(&node.machine, t));
+        if alone.is_some() {
+            f.stats.settled += 1;
+        }
         for t in 0..node.machine.num_threads() {
-            if node.machine.is_over(t) {
+            if node.machine.is_over(t) || alone.is_some_and(|a| a != t) {
                 continue;
             }
             // A join or lock that waits once the whole instance has run has no witness that
