@@ -363,3 +363,39 @@ fn causal_maps_lose_no_execution_on_the_test_programs() {
     }
     assert!(compared >= 40, "only {compared} programs compared");
 }
+
+/// A settled read (no thread can write what it reads any more) is processed alone, and the
+/// FALSE twins show that doing so keeps every value it can read and every order of the
+/// other threads' reads.
+#[test]
+fn settled_reads_are_taken_alone_and_lose_no_run() {
+    for (name, violation) in [
+        ("settled_read_after_joins_true.c", false),
+        ("settled_read_after_joins_false.c", true),
+        ("settled_read_beside_reader_false.c", true),
+    ] {
+        let r = rvf_all(&load(name));
+        assert!(
+            r.findings.stats.settled >= 1,
+            "{name}: the rule never applied"
+        );
+        assert_eq!(r.findings.violation.is_some(), violation, "{name}");
+    }
+    assert_verdicts(
+        &["settled_read_after_joins_true.c"],
+        &[
+            "settled_read_after_joins_false.c",
+            "settled_read_beside_reader_false.c",
+        ],
+    );
+}
+
+/// The program on which the paper's backtrack signals, applied to our events, would lose
+/// the violation: a step that reads x and writes y atomically runs before the node's events.
+#[test]
+fn a_write_only_possible_before_the_node_is_not_lost() {
+    assert_verdicts(
+        &["atomic_write_before_read_true.c"],
+        &["atomic_write_before_read_false.c"],
+    );
+}

@@ -393,6 +393,7 @@ fn stat_lines(s: &engine::EngineStats) -> Vec<(&'static str, Value)> {
             ("causal map cuts", e.causal_cuts.into()),
             ("races reversed", e.races.into()),
             ("constrained independences", e.constrained.into()),
+            ("settled reads taken alone", e.settled.into()),
             ("input classes", e.input_classes.into()),
             ("paths covered", e.paths.into()),
         ]);

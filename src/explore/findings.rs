@@ -39,6 +39,9 @@ pub struct ExploreStats {
     pub races: u64,
     /// Races or sleep-set entries decided by independence constraints (cdpor).
     pub constrained: u64,
+    /// Nodes that processed one settled read alone (rvf: no thread could write what it
+    /// reads any more).
+    pub settled: u64,
     /// Input paths (sets of decisions on symbolic inputs) of the runs explored to their end:
     /// the classes of inputs covered (1 without symbolic inputs).
     pub input_classes: u64,

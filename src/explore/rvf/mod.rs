@@ -24,9 +24,13 @@
 //! the later threads (and their subtrees) get `C(r) :=` the node's frontier (its events
 //! after the extension), and VerifySC only returns witnesses and candidate observations
 //! whose runs satisfy the map (no event r of its domain internal to `C(r)`: observing only
-//! writes inside the frontier). Not implemented: backtrack signals and greedy rule 1b of
-//! VerifySC (see `verify_sc` for what it does implement). The closure (`closure`) filters
-//! the candidate observations of synchronisation reads before VerifySC searches them.
+//! writes inside the frontier). The paper's backtrack signals (which cut the remaining
+//! siblings when no descendant brought a new write) rest on a lemma that fails for our
+//! events, which can read and write different locations in one atomic step and can block;
+//! `settled` keeps the lemma's conclusion in a form decided before the descendants are
+//! explored. Not implemented: greedy rule 1b of VerifySC (see `verify_sc` for what it does
+//! implement). The closure (`closure`) filters the candidate observations of
+//! synchronisation reads before VerifySC searches them.
 //!
 //! # Causal maps: why the exploration is complete for the bound
 //!
@@ -70,6 +74,14 @@
 //! argument needs no backtrack signals and holds with blocking locks and joins (T need not
 //! run every enabled read).
 //!
+//! A settled read r (`settled`) that is not in the map's domain is processed alone: when a
+//! fitting T contains r, r observes only writes of X'(N) (no later step writes what it
+//! reads), so it is internal to lens(N) and serves as r_i above with C_i = C(N); when T
+//! ends early without r, r inserted after its thread's last event of X'(N) gives a run T'
+//! that ends the same way (`settled`), and since r writes nothing, every other event of T'
+//! observes the same writes as in T, so T' still satisfies C(N) and fits N. (With r in the
+//! map's domain, T' might not satisfy it: such a node processes all its reads.)
+//!
 //! Every RVF class and every reachable violation is thus explored at least once. A node
 //! whose run ends has no children, so the leaves are exactly the explored executions; each
 //! leaf is one (events, values) instance and may stand for several RVF classes that differ
@@ -99,6 +111,7 @@
 pub mod causal;
 pub mod closure;
 pub mod event;
+pub mod settled;
 pub mod verify_sc;
 
 use std::collections::{BTreeSet, HashMap};
@@ -169,6 +182,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
             };
         }
     };
+    let settled = settled::Settled::of(prog);
     let mut seen: HashMap<u64, Vec<Explored>> = HashMap::new();
     let mut stack = vec![Node {
         inst: vec![Vec::new()],
@@ -247,8 +261,17 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
         let lens: causal::Frontier = node.inst.iter().map(|v| v.len() as u32).collect();
         let mut causal = node.causal.clone();
         let mut children = Vec::new();
+        // A settled read outside the causal map's domain is processed alone (`settled`).
+        let alone = (0..node.machine.num_threads()).find(|&t| {
+            !node.machine.is_over(t)
+                && node.causal.get((t, lens[t])).is_none()
+                && settled.read_settled(&node.machine, t)
+        });
+        if alone.is_some() {
+            f.stats.settled += 1;
+        }
         for t in 0..node.machine.num_threads() {
-            if node.machine.is_over(t) {
+            if node.machine.is_over(t) || alone.is_some_and(|a| a != t) {
                 continue;
             }
             // A join or lock that waits once the whole instance has run has no witness that
