@@ -335,3 +335,22 @@ fn writes_commuting_only_for_the_first_input_are_both_ordered() {
     .expect("program lowers");
     assert_schedule_explorers_agree(&prog, None);
 }
+
+/// A counterexample names every thread by its entry function, threads that finished before
+/// the violation included.
+#[test]
+fn traces_name_finished_threads_by_their_entry() {
+    let prog = load("settled_read_after_joins_false.c");
+    for explorer in [
+        yogar::explore::Explorer::Dpor,
+        yogar::explore::Explorer::Cdpor,
+        yogar::explore::Explorer::Rvf,
+    ] {
+        let out = yogar::explore::verify(&prog, &EngineOptions::with_unwind(2), explorer, None);
+        let Verdict::False { trace, .. } = &out.verdict else {
+            panic!("{explorer:?}: {:?}", out.verdict);
+        };
+        let names: Vec<&str> = trace.threads.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["main", "one", "two"], "{explorer:?}");
+    }
+}

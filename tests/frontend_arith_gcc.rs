@@ -10,19 +10,9 @@ use std::process::Command;
 use yogar::frontend::load_source;
 use yogar::ir::{DataModel, InstrKind, PlaceBase};
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 const TYPES: &[&str] = &[
     "char",

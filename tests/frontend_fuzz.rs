@@ -35,19 +35,9 @@ const SEEDS: &[&str] = &[
      return s + tab[2][0] + sizeof(struct out) + msg[0] + (int)__builtin_offsetof(struct out, i[1].c); }\n",
 ];
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// Splits C text into identifier/number runs, whitespace runs and single other characters.
 fn tokens(src: &str) -> Vec<String> {
@@ -83,8 +73,8 @@ fn mutated_programs_never_panic() {
         let seed = SEEDS[round % SEEDS.len()];
         let mut toks = tokens(seed);
         for _ in 0..1 + rng.below(3) {
-            let n = toks.len();
-            let i = rng.below(n);
+            let n = toks.len() as u64;
+            let i = rng.below(n) as usize;
             match rng.below(3) {
                 0 => {
                     toks.remove(i);
@@ -93,7 +83,7 @@ fn mutated_programs_never_panic() {
                     let t = toks[i].clone();
                     toks.insert(i, t);
                 }
-                _ => toks.swap(i, rng.below(n)),
+                _ => toks.swap(i, rng.below(n) as usize),
             }
         }
         let text = format!("# 1 \"fuzz.c\"\n{}", toks.concat());

@@ -237,6 +237,8 @@ enum Status {
 
 #[derive(Clone, Debug, PartialEq)]
 struct Thread {
+    /// The function it was started with (kept after it finished, for traces).
+    entry: FuncId,
     frames: Vec<Frame>,
     tls: BTreeMap<VarId, ObjId>,
     status: Status,
@@ -374,6 +376,7 @@ impl<'p> Machine<'p> {
         }
         let main_frame = m.new_frame(0, main)?;
         let mut t = Thread {
+            entry: main,
             frames: vec![main_frame],
             tls: BTreeMap::new(),
             status: Status::Running,
@@ -456,9 +459,9 @@ impl<'p> Machine<'p> {
             .collect()
     }
 
-    /// The function thread `t` was started with.
+    /// The function thread `t` was started with, finished or not.
     pub fn entry(&self, t: usize) -> Option<FuncId> {
-        self.threads[t].frames.first().map(|f| f.func)
+        self.threads.get(t).map(|th| th.entry)
     }
 
     /// The global variable an object is, if it is one.

@@ -234,6 +234,7 @@ impl<'p> Machine<'p> {
                 }
                 frame.pending = None;
                 let mut th = Thread {
+                    entry: g,
                     frames: vec![frame],
                     tls: BTreeMap::new(),
                     status: Status::Running,
