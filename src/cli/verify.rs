@@ -389,6 +389,8 @@ fn stat_lines(s: &engine::EngineStats) -> Vec<(&'static str, Value)> {
             ("blocked runs", e.blocked.into()),
             ("redundant runs or instances", e.redundant.into()),
             ("explored steps", e.steps.into()),
+            ("explored instances", e.nodes.into()),
+            ("causal map cuts", e.causal_cuts.into()),
             ("races reversed", e.races.into()),
             ("constrained independences", e.constrained.into()),
             ("settled reads taken alone", e.settled.into()),

@@ -78,6 +78,7 @@ pub fn verify(
                 budget,
                 all: false,
                 count_classes: false,
+                causal_maps: true,
             },
         );
         return report.findings.outcome(&bounds);

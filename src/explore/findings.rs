@@ -31,6 +31,10 @@ pub struct ExploreStats {
     pub redundant: u64,
     /// Visible steps executed.
     pub steps: u64,
+    /// Instances whose children were searched (RVF-SMC's inner recursion nodes).
+    pub nodes: u64,
+    /// Witness-prefix extensions a causal map cut (RVF-SMC).
+    pub causal_cuts: u64,
     /// Races reversed (backtrack points added).
     pub races: u64,
     /// Races or sleep-set entries decided by independence constraints (cdpor).

@@ -18,47 +18,89 @@
 //!    value that read can observe in some witness of the extended instance plus that read,
 //!    and each gives a child instance, with the witness found.
 //!
-//! Siblings differ in the value one read observes, or in which read was added; the same
-//! instance reached along different orders of adding reads is explored once: a memo of the
-//! explored instances stands in for the paper's causal maps (which forbid the later siblings
-//! to read from the writes the earlier ones covered). The memo costs memory in the number of
-//! instances, the paper's maps cost none; both explore each instance once. The paper's
-//! backtrack signals (which cut the remaining siblings when no descendant brought a new
-//! write) rest on a lemma that fails for our events, which can read and write different
-//! locations in one atomic step and can block; `settled` keeps the lemma's conclusion in a
-//! form decided before the descendants are explored. Not implemented: greedy rule 1b of
-//! VerifySC (see `verify_sc` for what it does implement). The closure (`closure`) filters the candidate
-//! observations of synchronisation reads before VerifySC searches them.
+//! Siblings differ in the value one read observes, or in which read was added. The paper's
+//! causal maps (`causal`) keep the later siblings from covering the runs an earlier one
+//! covers: at a node, once thread t's next read r has made its children, the children of
+//! the later threads (and their subtrees) get `C(r) :=` the node's frontier (its events
+//! after the extension), and VerifySC only returns witnesses and candidate observations
+//! whose runs satisfy the map (no event r of its domain internal to `C(r)`: observing only
+//! writes inside the frontier). The paper's backtrack signals (which cut the remaining
+//! siblings when no descendant brought a new write) rest on a lemma that fails for our
+//! events, which can read and write different locations in one atomic step and can block;
+//! `settled` keeps the lemma's conclusion in a form decided before the descendants are
+//! explored. Not implemented: greedy rule 1b of VerifySC (see `verify_sc` for what it does
+//! implement). The closure (`closure`) filters the candidate observations of
+//! synchronisation reads before VerifySC searches them.
 //!
-//! # Why it is complete for the bound
+//! # Causal maps: why the exploration is complete for the bound
 //!
-//! Say a run T *fits* a node N when T contains the events of N's extension X' with the
-//! observations of the instance, and every read of the instance reads in T from an event of
-//! X' or from the initial state. (A run that ends early, at a violation, a trap or a bound,
-//! may lack non-read events of X': they observe nothing, so they can always be appended to
-//! any prefix, and they never matter to the step that ended the run.) The root fits every
-//! run. Claim: the subtree of a node N explores the instance of every run T that fits N,
-//! and meets its end; by induction on the number of events of T outside X'.
-//! - If T has none, N's instance is T's (events, values): N is a leaf, and T's end is met
-//!   (finished, deadlock, or the same violation at the same place: every thread is in the
-//!   same local state).
-//! - Otherwise the first event of T outside X' is a thread's next event at N, a read (X' is
-//!   closed under non-read events), and it reads from X' (everything before it in T is in
-//!   X'). Let r be *any* thread's next event at N that T contains and that reads from X' in
-//!   T. X' and r, in T's order, form a witness of the instance plus r with T's values: every
-//!   read keeps its source, since its source is in X' or is r's, and no event left out is a
-//!   write between a read and its source (the source is the last write before the read).
-//!   So VerifySC returns r's observation in T (or r's end, when r ends T), the child exists,
-//!   T fits it, and fewer events of T lie outside its extension.
+//! Notation: X'(N) is node N's instance after the extension, lens(N) its per-thread lengths
+//! (a frontier), C(N) its map. A run T (maximal within the bounds, or ended by a violation,
+//! trap or bound) *fits* N when (i) T has every read event of X'(N) with the observations
+//! of the instance, and every event of X'(N) missing from T is a non-read event (T ended
+//! early before it); (ii) every event of X'(N) in T is internal to lens(N) in T; (iii) T
+//! satisfies C(N). Every run fits the root: its extension has non-read events only, which
+//! observe nothing, and its map is empty. Claim: when T fits N, the exploration below N
+//! meets T's end. By induction on the number of events of T outside X'(N):
+//! - None: N's extended witness runs every event of T with T's observations, so each thread
+//!   goes through the same local states and T's end (a violation at the same step,
+//!   finished or blocked threads) is the end of N's run, a leaf. (An instance read never
+//!   ends a witness: a candidate that ends the run is reported as a run, not a child.)
+//! - Otherwise let e be T's first event outside X'(N). Every event before it is in X'(N),
+//!   so e is internal to lens(N); it is its thread's next event at N, a read (the extension
+//!   takes every next non-read event). Let r_1..r_k be the reads the loop processes at N, in
+//!   its order, and i the smallest index with r_i in T and internal to lens(N) (e is one).
+//!   For j < i, r_j is not in T or not internal to lens(N), so T satisfies the map C_i of
+//!   r_i's iteration (C(N) plus `C(r_j) := lens(N)`; an inherited entry it replaces had a
+//!   smaller frontier, and internal to a smaller frontier implies internal to a larger).
+//!   The projection W of T onto (X'(N) ∩ T) ∪ {r_i}, followed by X'(N)'s non-read events
+//!   missing from T, is a witness of X'(N) plus r_i with T's observation of r_i: each event
+//!   of W is internal to lens(N) in T, so every write it observes in T (the last write of
+//!   each byte it reads, the last writer of each synchronisation object, a free of the
+//!   object it writes) is in W, and W's writes are T's in T's order, so it observes the
+//!   same; its thread's earlier events observe the same (induction along W), so it is the
+//!   same event; the appended non-read events observe nothing. W satisfies C_i: an event of
+//!   W that T makes external to a frontier F has an observed write outside F that lies in
+//!   X'(N) (the event is internal to lens(N)), so in W too (the write list of `causal` keeps
+//!   it, as in T). VerifySC enumerates every observation of r_i that has a witness
+//!   satisfying C_i, so if r_i ends the run (T's last event) it is reported from a witness
+//!   prefix, and otherwise the child N_i for T's observation of r_i exists and T fits it:
+//!   (i) the new extension adds non-read events; (ii) X'(N)'s events are internal to
+//!   lens(N), a smaller frontier than lens(N_i), r_i likewise, the new non-read events
+//!   observe nothing; (iii) C(N_i) = C_i. N_i's extension holds r_i, an event of T outside
+//!   X'(N): the induction applies.
 //!
-//! Hence every reads-value-from class, and every reachable violation, is explored at least
-//! once. The memo only skips a node whose instance was explored before: its subtree depends
-//! on the instance alone. Since any r above will do, a node may process a subset of its
-//! threads' next reads as long as every run that fits it contains one of them reading from
-//! X': `settled` gives such a read, processed alone. A node whose run ends has no children,
-//! so the leaves are exactly the explored executions; each leaf is one (events, values)
-//! instance and may stand for several RVF classes that differ only in the causal order of
-//! its reads (the paper's "beyond partitioning" remark): `count_classes` enumerates them.
+//! The lock and join skip below does not drop r_i: W is a witness of X'(N) plus r_i. The
+//! argument needs no backtrack signals and holds with blocking locks and joins (T need not
+//! run every enabled read).
+//!
+//! A settled read r (`settled`) that is not in the map's domain is processed alone: when a
+//! fitting T contains r, r observes only writes of X'(N) (no later step writes what it
+//! reads), so it is internal to lens(N) and serves as r_i above with C_i = C(N); when T
+//! ends early without r, r inserted after its thread's last event of X'(N) gives a run T'
+//! that ends the same way (`settled`), and since r writes nothing, every other event of T'
+//! observes the same writes as in T, so T' still satisfies C(N) and fits N. (With r in the
+//! map's domain, T' might not satisfy it: such a node processes all its reads.)
+//!
+//! Every RVF class and every reachable violation is thus explored at least once. A node
+//! whose run ends has no children, so the leaves are exactly the explored executions; each
+//! leaf is one (events, values) instance and may stand for several RVF classes that differ
+//! only in the causal order of its reads (the paper's "beyond partitioning" remark):
+//! `count_classes` enumerates them.
+//!
+//! # The memo of explored instances
+//!
+//! With values instead of the paper's good-writes sets, one instance can be reached along
+//! two orders of adding its reads even with causal maps: the map of the later sibling keeps
+//! the earlier read from observing only the common ancestor's events, but a deeper witness
+//! may give it the same value from elsewhere. The fit above depends on the instance (which
+//! fixes X') and on the map, so a node is skipped when the same instance was explored under
+//! a map its own implies (each entry present with a frontier at least as large,
+//! `CausalMap::implied_by`): every run that fits it fits the explored one. Measured on the
+//! tests/programs spaces, the memo still cuts a few instances (31 of ~6000; dropping it
+//! explores them again), and costs a hash per instance; kept. With `Options::causal_maps`
+//! off the maps stay empty and the memo alone makes each instance explored once (the
+//! previous exploration, kept for comparison).
 //!
 //! # Why a FALSE is real
 //!
@@ -66,6 +108,7 @@
 //! violation is reported with the schedule that reached it, replayed from the start, and
 //! the trace and witness come from that concrete run.
 
+pub mod causal;
 pub mod closure;
 pub mod event;
 pub mod settled;
@@ -81,6 +124,7 @@ use super::interp::{Bounds, Machine, RunEnd, Value};
 use super::sched::Step;
 use crate::ir::{InstrKind, Loc, Program};
 use crate::verdict::UnknownReason;
+use causal::CausalMap;
 use event::{Ev, Obs, SyncWriters, Unmodelled};
 
 /// How to explore.
@@ -93,6 +137,8 @@ pub struct Options {
     /// Count the RVF classes the leaves stand for (enumerates every witness of every leaf:
     /// for tests and measurements on small programs).
     pub count_classes: bool,
+    /// Use causal maps (off: for measurements and the tests that show what they cut).
+    pub causal_maps: bool,
 }
 
 /// The result.
@@ -109,7 +155,11 @@ struct Node<'p> {
     sched: Vec<usize>,
     machine: Machine<'p>,
     sync: SyncWriters,
+    causal: CausalMap,
 }
+
+/// An explored instance and its causal map (the memo).
+type Explored = (Vec<Vec<Ev>>, CausalMap);
 
 /// Witnesses enumerated per leaf at most when counting classes.
 const CLASS_STATES: u64 = 200_000;
@@ -133,12 +183,13 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
         }
     };
     let settled = settled::Settled::of(prog);
-    let mut seen: HashMap<u64, Vec<Vec<Vec<Ev>>>> = HashMap::new();
+    let mut seen: HashMap<u64, Vec<Explored>> = HashMap::new();
     let mut stack = vec![Node {
         inst: vec![Vec::new()],
         sched: Vec::new(),
         machine: root.clone(),
         sync: SyncWriters::new(),
+        causal: CausalMap::default(),
     }];
     'search: while let Some(mut node) = stack.pop() {
         if let Some(why) = out_of_budget(&opts.budget, &f.stats) {
@@ -192,19 +243,30 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
             }
             continue;
         }
-        // The instance may have been reached along another order of adding its reads.
-        let h = hash_instance(&node.inst);
-        let bucket = seen.entry(h).or_default();
-        if bucket.contains(&node.inst) {
+        // The instance may have been reached along another order of adding its reads; the
+        // node explored there covers this one when its causal map is implied by this one's
+        // (see "Causal maps").
+        let bucket = seen.entry(hash_instance(&node.inst)).or_default();
+        if bucket
+            .iter()
+            .any(|(i, c)| *i == node.inst && c.implied_by(&node.causal))
+        {
             f.stats.redundant += 1;
             continue;
         }
-        bucket.push(node.inst.clone());
-        // 2. One child per thread's next read and value it can observe.
+        bucket.push((node.inst.clone(), node.causal.clone()));
+        f.stats.nodes += 1;
+        // 2. One child per thread's next read and value it can observe; the causal map of
+        // the children of later threads forbids each earlier read to be internal here.
+        let lens: causal::Frontier = node.inst.iter().map(|v| v.len() as u32).collect();
+        let mut causal = node.causal.clone();
         let mut children = Vec::new();
-        // A settled read is processed alone (`settled`).
-        let alone = (0..node.machine.num_threads())
-            .find(|&t| !node.machine.is_over(t) && settled.read_settled(&node.machine, t));
+        // A settled read outside the causal map's domain is processed alone (`settled`).
+        let alone = (0..node.machine.num_threads()).find(|&t| {
+            !node.machine.is_over(t)
+                && node.causal.get((t, lens[t])).is_none()
+                && settled.read_settled(&node.machine, t)
+        });
         if alone.is_some() {
             f.stats.settled += 1;
         }
@@ -218,7 +280,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
             // mutex that a thread of the instance holds at the end of every witness (the
             // writes of a mutex form a chain the observations fix: see `event::run`), while
             // the lock, the last event of its thread, would hold it there too. The search is
-            // skipped. No run is lost: the completeness argument below only uses children
+            // skipped. No run is lost: the completeness argument (module doc) only uses children
             // that have a witness running the whole instance.
             // The wake-up of a condition wait is a lock of its mutex (the wait is an unlock
             // and a lock, see `dpor`'s "Condition variables").
@@ -238,6 +300,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
                     aux: &node.sched,
                     greedy: true,
                 },
+                &causal,
                 opts.budget.deadline,
             ) {
                 Ok(found) => found,
@@ -251,6 +314,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
                 }
             };
             f.stats.steps += found.states;
+            f.stats.causal_cuts += found.cut;
             for e in &found.ended {
                 f.stats.executions += 1;
                 let mut inst = node.inst.clone();
@@ -268,7 +332,11 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
                     sched: st.sched,
                     machine: st.machine,
                     sync: st.sync,
+                    causal: causal.clone(),
                 });
+            }
+            if opts.causal_maps {
+                causal.set((t, lens[t]), lens.clone());
             }
         }
         stack.extend(children.into_iter().rev());
@@ -326,7 +394,8 @@ fn record_end(
                 greedy: false,
             };
             let limit = Instant::now() + std::time::Duration::from_secs(2);
-            let ordered = verify_sc::search(root, inst, None, plain, Some(limit))
+            let any = CausalMap::default();
+            let ordered = verify_sc::search(root, inst, None, plain, &any, Some(limit))
                 .ok()
                 .and_then(|found| found.witnesses.into_iter().next())
                 .map(|(_, st)| st.sched);

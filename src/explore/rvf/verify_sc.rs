@@ -27,6 +27,12 @@
 //! have no witness, and for a lock acquisition it bounds the observations still possible, so
 //! the search stops once each of them is found (`lock_targets`).
 //!
+//! With a causal map (`causal`), an event of its domain is run only where it is not
+//! internal to its frontier, so every witness and candidate observation returned satisfies
+//! the map; the memo key then also holds the last writers that matter (see `search`). The
+//! greedy rule stays complete: it takes a pure read only where the map allows it, and moving
+//! such a read to the front of a witness changes no other event's observations or writers.
+//!
 //! The same search also enumerates the values one more event can observe (`cand`): that
 //! event may run at any point of a witness; every distinct observation for which the whole
 //! instance can be completed is returned with its witness (one search instead of one per
@@ -35,9 +41,10 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
+use super::causal::{self, CausalMap, Writers};
 use super::closure;
-use super::event::{self, Ev, Obs, SyncWriters, Unmodelled};
-use crate::explore::interp::{Machine, RunEnd};
+use super::event::{self, Ev, EvId, Obs, SyncWriters, Unmodelled};
+use crate::explore::interp::{Machine, RunEnd, Target};
 use crate::explore::sched::Step;
 
 /// A witness prefix.
@@ -51,6 +58,9 @@ pub struct State<'p> {
     pub sched: Vec<usize>,
     /// The candidate event, once executed: its index in `Search::cands`.
     cand: Option<usize>,
+    /// The memory writes so far, kept only when the causal map constrains an event of the
+    /// search (`causal::internal`).
+    writes: Writers,
 }
 
 /// A run the candidate event ended (a violation, a trap, a bound): a real run of the
@@ -71,6 +81,8 @@ pub struct Found<'p> {
     pub ended: Vec<Ended>,
     /// Witness prefixes visited.
     pub states: u64,
+    /// Successors cut because the causal map forbids what an event observes there.
+    pub cut: u64,
 }
 
 /// Why the search stopped early.
@@ -90,17 +102,35 @@ pub struct Order<'a> {
 }
 
 /// Searches the witnesses of `inst` (per thread, its events) from the initial state `root`,
-/// with one more event of thread `cand` when given. The last event of an instance may end
-/// the run (a violation): a witness then ends with it.
+/// with one more event of thread `cand` when given, that satisfy the causal map `causal`
+/// (no event `r` of its domain runs internal to `C(r)`, `causal`). The last event of an
+/// instance may end the run (a violation): a witness then ends with it.
+///
+/// With a causal map, whether a later event is internal depends on the writers of the
+/// cells it reads, not only on the memory contents: two prefixes with the same machine
+/// state but different writers are not equi-extendable any more. The memo key then holds,
+/// per written target, which of the constrained events still to run would find that writer
+/// outside its frontier (`writers_key`); a writer inside every such frontier is left out,
+/// like the initial value (both count as inside). Without a constrained event in reach the
+/// writes are not tracked and the key is the plain one.
 pub fn search<'p>(
     root: &Machine<'p>,
     inst: &[Vec<Ev>],
     cand: Option<usize>,
     order: Order,
+    causal: &CausalMap,
     deadline: Option<Instant>,
 ) -> Result<Found<'p>, Stop> {
     let aux = order.aux;
     let lens: Vec<u32> = inst.iter().map(|v| v.len() as u32).collect();
+    let len = |t: usize| lens.get(t).copied().unwrap_or(0);
+    // The constrained events this search may run: instance events and the candidate.
+    let constrained: Vec<(EvId, &[u32])> = causal
+        .iter()
+        .filter(|&((t, i), _)| i < len(t) || (cand == Some(t) && i == len(t)))
+        .map(|(r, f)| (r, &f[..]))
+        .collect();
+    let tracking = !constrained.is_empty();
     let mut found = Found::default();
     let mut cands: Vec<Ev> = Vec::new();
     let mut done: Vec<bool> = Vec::new();
@@ -108,6 +138,7 @@ pub fn search<'p>(
         Vec<u32>,
         Option<usize>,
         Vec<(event::SyncKey, event::EvId)>,
+        Vec<(Target, u64, Option<EvId>)>,
         u64,
     );
     let mut seen: HashMap<Key, Vec<Machine<'p>>> = HashMap::new();
@@ -120,7 +151,27 @@ pub fn search<'p>(
         sync: SyncWriters::new(),
         sched: Vec::new(),
         cand: None,
+        writes: Writers::new(),
     }];
+    // Whether event `id`, run as `ran` observing `ev` after the prefix `s`, is forbidden.
+    let forbidden = |s: &State, id: EvId, ran: &event::Ran, ev: &Ev| {
+        tracking
+            && causal
+                .get(id)
+                .is_some_and(|f| causal::internal(&ran.step, &ev.sync_reads, &s.writes, f))
+    };
+    let recorded = |s: &State, id: EvId, ran: &event::Ran| {
+        let mut w = s.writes.clone();
+        if tracking {
+            let outside = constrained
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, f))| !causal::inside(id, f))
+                .fold(0u64, |m, (j, _)| m | 1 << (j % 64));
+            causal::record(&mut w, id, &ran.step, outside);
+        }
+        w
+    };
     while let Some(s) = stack.pop() {
         if s.cand.is_some_and(|i| done[i]) {
             continue;
@@ -129,6 +180,7 @@ pub fn search<'p>(
             s.counts.clone(),
             s.cand,
             s.sync.iter().map(|(k, v)| (*k, *v)).collect(),
+            writers_key(&s, &lens, &constrained),
             s.machine.fingerprint(),
         );
         let bucket = seen.entry(key).or_default();
@@ -193,12 +245,18 @@ pub fn search<'p>(
             if ran.obs != ev.obs || (ended_early(&ran.step) && !(last && cand.is_none())) {
                 continue;
             }
+            if forbidden(&s, (t, k), &ran, ev) {
+                found.cut += 1;
+                continue;
+            }
+            let writes = recorded(&s, (t, k), &ran);
             let mut n = State {
                 machine: ran.machine,
                 counts: s.counts.clone(),
                 sync: ran.sync,
                 sched: s.sched.clone(),
                 cand: s.cand,
+                writes,
             };
             n.counts[t] += 1;
             n.sched.push(t);
@@ -217,6 +275,10 @@ pub fn search<'p>(
                         event::run_all(&s.machine, c, k, &s.sync).map_err(Stop::Unmodelled)?
                     {
                         let ev = ran.event();
+                        if forbidden(&s, (c, k), &ran, &ev) {
+                            found.cut += 1;
+                            continue;
+                        }
                         let mut sched = s.sched.clone();
                         sched.push(c);
                         if ended_early(&ran.step) {
@@ -248,12 +310,14 @@ pub fn search<'p>(
                         if done[i] {
                             continue;
                         }
+                        let writes = recorded(&s, (c, k), &ran);
                         next.push(State {
                             machine: ran.machine,
                             counts: s.counts.clone(),
                             sync: ran.sync,
                             sched,
                             cand: Some(i),
+                            writes,
                         });
                     }
                 }
@@ -262,6 +326,45 @@ pub fn search<'p>(
         stack.extend(next.into_iter().rev());
     }
     Ok(found)
+}
+
+/// The part of the memo key that the causal map needs: per written target, the set of the
+/// constrained events still to run (a bit each, in `constrained`'s order) whose frontier
+/// does not hold the target's last writer. Two prefixes with equal keys give every later
+/// event the same answer in `causal::internal`: an entry leaves the list only when a later
+/// write to the same target replaces it, in both prefixes alike, and an entry whose writer
+/// is inside every frontier still in play never makes an event external. With more than 64
+/// constrained events the writers themselves are the key (finer, as sound).
+fn writers_key(
+    s: &State,
+    lens: &[u32],
+    constrained: &[(EvId, &[u32])],
+) -> Vec<(Target, u64, Option<EvId>)> {
+    let len = |t: usize| lens.get(t).copied().unwrap_or(0);
+    if constrained.is_empty() {
+        return Vec::new();
+    }
+    if constrained.len() > 64 {
+        return s.writes.iter().map(|&(t, w, _)| (t, 0, Some(w))).collect();
+    }
+    // The candidate is the event just past its thread's instance; it runs once.
+    let pending = constrained
+        .iter()
+        .enumerate()
+        .filter(|(_, ((t, i), _))| {
+            let c = s.counts.get(*t).copied().unwrap_or(0);
+            *i > c || (*i == c && (*i < len(*t) || s.cand.is_none()))
+        })
+        .fold(0u64, |m, (j, _)| m | 1 << j);
+    let key: Vec<(Target, u64, Option<EvId>)> = s
+        .writes
+        .iter()
+        .filter(|&&(_, _, outside)| outside & pending != 0)
+        .map(|&(t, _, outside)| (t, outside & pending, None))
+        .collect();
+    // The list's order (most recent last) is kept: equal sets in different orders only
+    // make the key finer.
+    key
 }
 
 /// The observations a mutex operation `ev` of thread `c` (the candidate, observed once: an
