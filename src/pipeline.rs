@@ -74,6 +74,8 @@ pub struct Options {
     /// The memory model (`--mm`): SC for every engine, POWER for `rsmc`; others give
     /// UNKNOWN.
     pub memory_model: crate::engine::MemoryModel,
+    /// `rvf` only: use the paper's causal maps.
+    pub causal_maps: bool,
 }
 
 impl Default for Options {
@@ -93,6 +95,7 @@ impl Default for Options {
             status: None,
             max_executions: None,
             memory_model: crate::engine::MemoryModel::Sc,
+            causal_maps: false,
         }
     }
 }
@@ -315,6 +318,7 @@ fn engine_options(options: &Options, bound: u32) -> EngineOptions {
         status: options.status.clone(),
         max_executions: options.max_executions,
         memory_model: options.memory_model,
+        causal_maps: options.causal_maps,
     }
 }
 

@@ -271,8 +271,8 @@ fn rvf_all_without_causal_maps(prog: &Program) -> rvf::Report {
 #[test]
 fn causal_maps_cut_revisits_and_keep_the_verdict() {
     for (name, violation) in [
-        ("rvf_two_readers_safe.c", false),
-        ("rvf_two_readers_unsafe.c", true),
+        ("rvf_two_readers_true.c", false),
+        ("rvf_two_readers_false.c", true),
     ] {
         let prog = load(name);
         let with = rvf_all(&prog);
@@ -293,7 +293,7 @@ fn causal_maps_cut_revisits_and_keep_the_verdict() {
         assert_eq!(with.findings.violation.is_some(), violation, "{name}");
         assert_eq!(without.findings.violation.is_some(), violation, "{name}");
     }
-    assert_verdicts(&["rvf_two_readers_safe.c"], &["rvf_two_readers_unsafe.c"]);
+    assert_verdicts(&["rvf_two_readers_true.c"], &["rvf_two_readers_false.c"]);
 }
 
 /// On every program of tests/programs whose whole space both explore within half a second each,

@@ -119,6 +119,10 @@ pub struct VerifyArgs {
     /// Explorers: give up (UNKNOWN) after this many runs.
     #[arg(long, value_name = "N")]
     pub max_executions: Option<u64>,
+    /// `--engine rvf`: use the paper's causal maps (off by default: they cut no instance the
+    /// explorer's memo does not, and cost time).
+    #[arg(long)]
+    pub causal_maps: bool,
     /// Memory model: sc (the default; every engine), power (--engine rsmc only), tso, pso
     /// (UNKNOWN: no engine decides under them yet).
     #[arg(long, value_name = "MODEL", value_parser = parse_mm, default_value = "sc")]

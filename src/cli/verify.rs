@@ -150,6 +150,7 @@ fn options(args: &VerifyArgs) -> Result<Options, String> {
         status,
         max_executions: args.max_executions,
         memory_model: args.mm,
+        causal_maps: args.causal_maps,
     })
 }
 

@@ -50,6 +50,9 @@ pub struct EngineOptions {
     pub max_executions: Option<u64>,
     /// The memory model (`rsmc` only; every other engine is sequentially consistent).
     pub memory_model: MemoryModel,
+    /// `rvf` only: the paper's causal maps (off by default: measured, they cut no explored
+    /// instance the memo does not, see `explore::rvf`).
+    pub causal_maps: bool,
 }
 
 impl EngineOptions {
@@ -68,6 +71,7 @@ impl EngineOptions {
             status: None,
             max_executions: None,
             memory_model: MemoryModel::Sc,
+            causal_maps: false,
         }
     }
 

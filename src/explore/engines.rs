@@ -78,7 +78,7 @@ pub fn verify(
                 budget,
                 all: false,
                 count_classes: false,
-                causal_maps: true,
+                causal_maps: opts.causal_maps,
             },
         );
         return report.findings.outcome(&bounds);
