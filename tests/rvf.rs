@@ -390,6 +390,28 @@ fn settled_reads_are_taken_alone_and_lose_no_run() {
     );
 }
 
+/// A settled read whose step ends the run at an asserted loop bound does not stand for the
+/// runs that end before it: the node processes the other reads too and meets the violation.
+/// Its twin with a safe reader has no TRUE verdict (every run that lets `a` spin hits the
+/// bound), and the fallback must not make one: it stays UNKNOWN.
+#[test]
+fn a_settled_read_that_hits_the_bound_keeps_the_other_reads() {
+    let name = "settled_read_hits_bound_false.c";
+    let r = rvf_all(&load(name));
+    assert!(r.findings.stats.settled >= 1, "the rule never applied");
+    assert!(r.findings.violation.is_some(), "violation lost");
+    assert_verdicts(&[], &[name]);
+    let safe = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/programs")
+            .join(name),
+    )
+    .expect("readable")
+    .replace("if (v != 1) reach_error();", "if (v > 1) reach_error();");
+    let v = source_verdict(&safe);
+    assert!(matches!(v, Verdict::Unknown(_)), "{v:?}");
+}
+
 /// The program on which the paper's backtrack signals, applied to our events, would lose
 /// the violation: a step that reads x and writes y atomically runs before the node's events.
 #[test]

@@ -85,7 +85,11 @@
 //! ends early without r, r inserted after its thread's last event of X'(N) gives a run T'
 //! that ends the same way (`settled`), and since r writes nothing, every other event of T'
 //! observes the same writes as in T, so T' still satisfies C(N) and fits N. (With r in the
-//! map's domain, T' might not satisfy it: such a node processes all its reads.)
+//! map's domain, T' might not satisfy it: such a node processes all its reads.) The one
+//! exception is r's step itself ending T' short of a violation (a trap, an asserted loop
+//! bound in the register-only instructions it runs on): T's end would then be lost, so
+//! when one of r's candidate observations ends the run that way, the node processes its
+//! other reads as well (after r, in the order above: the argument holds for any order).
 //!
 //! Every RVF class and every reachable violation is thus explored at least once. A node
 //! whose run ends has no children, so the leaves are exactly the explored executions; each
@@ -275,8 +279,12 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
         if alone.is_some() {
             f.stats.settled += 1;
         }
-        for t in 0..node.machine.num_threads() {
-            if node.machine.is_over(t) || alone.is_some_and(|a| a != t) {
+        let every: Vec<usize> = (0..node.machine.num_threads()).collect();
+        let mut order = alone.map_or_else(|| every.clone(), |a| vec![a]);
+        let mut k = 0;
+        while let Some(&t) = order.get(k) {
+            k += 1;
+            if node.machine.is_over(t) {
                 continue;
             }
             // A join or lock that waits once the whole instance has run has no witness that
@@ -328,6 +336,16 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
                 if record_end(&mut f, &root, &inst, &e.sched, &e.step, &e.end) && !opts.all {
                     break 'search;
                 }
+            }
+            // The settled read ends a run short of a violation (a trap, a bound): the runs
+            // that end before it need not have it, so the other reads are processed too.
+            if alone == Some(t)
+                && found
+                    .ended
+                    .iter()
+                    .any(|e| !matches!(e.end, RunEnd::Violation { .. }))
+            {
+                order.extend(every.iter().filter(|&&u| u != t));
             }
             for (ev, st) in found.witnesses {
                 let mut inst = node.inst.clone();

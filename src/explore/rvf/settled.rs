@@ -30,9 +30,12 @@
 //!   has none there). r reads only registers and globals written by X' alone, so it reads
 //!   from X' there; it writes nothing shared and does not block, so every other event
 //!   observes what it did and T's end is still reached: the run T' fits the node and
-//!   contains r. At worst r's step itself ends T' early (a failed assertion or a trap: r's
-//!   child reports it, so the answer is not TRUE either) or stops t (a failed assumption,
-//!   an unasserted bound: only t stops). No other thread is inside an atomic section there:
+//!   contains r. At worst r's step itself ends T' early or stops t. A failed assertion:
+//!   r's child reports a violation. A failed assumption or an unasserted bound: only t
+//!   stops. A trap or an asserted bound (the step runs on through t's register-only
+//!   instructions, a loop's back edge included): T' would end there instead of at T's end
+//!   (a violation would become an unknown), so the parent module then processes the node's
+//!   other reads as well. No other thread is inside an atomic section there:
 //!   t was runnable at that point in T, or, when only its creation is in X', the creator's
 //!   section ends inside X' since t is runnable at the node.
 //!
