@@ -474,6 +474,12 @@ impl<'p> Machine<'p> {
         self.threads[t].atomic > 0
     }
 
+    /// Whether thread `t`'s next step opens the atomic section of its entry function (a
+    /// `__VERIFIER_atomic_` function started as a thread).
+    pub fn opens_atomic(&self, t: usize) -> bool {
+        self.threads[t].atomic_entry
+    }
+
     /// The instruction thread `t` executes next.
     fn next_instr(&self, t: usize) -> Option<(FuncId, InstrId)> {
         let th = &self.threads[t];

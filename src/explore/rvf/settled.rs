@@ -259,7 +259,7 @@ impl<'p> Settled<'p> {
 
     /// Whether the next step of thread `t` of `m` is a settled read (see the module doc).
     pub fn read_settled(&self, m: &Machine, t: usize) -> bool {
-        if m.in_atomic(t) || !m.runnable().contains(&t) {
+        if m.in_atomic(t) || m.opens_atomic(t) || !m.runnable().contains(&t) {
             return false;
         }
         let Some(&(f, pc)) = m.frames(t).last() else {
