@@ -77,9 +77,9 @@ pub fn inside(w: EvId, f: &[u32]) -> bool {
 /// writer is outside of).
 pub type Writers = Vec<(Target, EvId, u64)>;
 
-/// Whether `w`, a write to target `w`, overlaps access `a` (the cells of
+/// Whether a write to target `w` overlaps access `a` (the cells of
 /// `classes::reads_from`).
-fn overlaps(a: &Access, w: &Target) -> bool {
+pub fn overlaps(a: &Access, w: &Target) -> bool {
     let w = Access {
         target: *w,
         write: true,

@@ -29,11 +29,11 @@
 //! each instance once, and measured with and without the maps (B3 and the lock counter up to
 //! 5 threads, every program in tests/programs), the maps cut 0.5-2 % of the witness-search
 //! steps, save no CPU time, and reach slightly more instances on 12 test programs (the same
-//! instance under maps that do not imply each other). The paper's backtrack signals (which cut the remaining
-//! siblings when no descendant brought a new write) rest on a lemma that fails for our
-//! events, which can read and write different locations in one atomic step and can block;
-//! `settled` keeps the lemma's conclusion in a form decided before the descendants are
-//! explored. Not implemented: greedy rule 1b of VerifySC (see `verify_sc` for what it does
+//! instance under maps that do not imply each other). The paper's backtrack signals (which
+//! cut the remaining siblings when no descendant brought a new write) rest on a lemma that
+//! fails for our events, which can read and write different locations in one atomic step
+//! and can block; `settled` keeps the lemma's conclusion in a form decided before the
+//! descendants are explored. Not implemented: greedy rule 1b of VerifySC (see `verify_sc` for what it does
 //! implement). The closure (`closure`) filters the candidate observations of
 //! synchronisation reads before VerifySC searches them.
 //!
@@ -439,7 +439,7 @@ fn record_end(
 /// the reads causally before each thread's next event and each location's last write: two
 /// prefixes equal in all of these have the same completions and give the same classes.
 fn count_leaf(root: &Machine, inst: &[Vec<Ev>], seen: &mut BTreeSet<classes::RvfClass>) -> bool {
-    use super::interp::{Access, Target};
+    use super::interp::Target;
     type Reads = BTreeSet<(usize, u32)>;
     let lens: Vec<u32> = inst.iter().map(|v| v.len() as u32).collect();
     #[derive(Clone)]
@@ -462,15 +462,6 @@ fn count_leaf(root: &Machine, inst: &[Vec<Ev>], seen: &mut BTreeSet<classes::Rvf
         BTreeSet<((usize, u32), (usize, u32))>,
         u64,
     );
-    // The same cells as `classes::reads_from`.
-    let same_cell = |a: &Access, w: &Target| {
-        let w = Access {
-            target: *w,
-            write: true,
-            value: 0,
-        };
-        a.target == w.target || a.conflicts(&w)
-    };
     let mut memo: HashMap<Key, Vec<Machine>> = HashMap::new();
     let mut stack = vec![S {
         m: root.clone(),
@@ -522,7 +513,7 @@ fn count_leaf(root: &Machine, inst: &[Vec<Ev>], seen: &mut BTreeSet<classes::Rvf
             let id = (t, k + 1);
             let mut causal = n.threads[t].clone();
             for a in ran.step.accesses.iter().filter(|a| !a.write) {
-                if let Some((_, r)) = n.writes.iter().rev().find(|(w, _)| same_cell(a, w)) {
+                if let Some((_, r)) = n.writes.iter().rev().find(|(w, _)| causal::overlaps(a, w)) {
                     causal.extend(r.iter().copied());
                 }
             }
