@@ -271,11 +271,8 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
         let mut causal = node.causal.clone();
         let mut children = Vec::new();
         // A settled read outside the causal map's domain is processed alone (`settled`).
-        let alone = (0..node.machine.num_threads()).find(|&t| {
-            !node.machine.is_over(t)
-                && node.causal.get((t, lens[t])).is_none()
-                && settled.read_settled(&node.machine, t)
-        });
+        let alone =
+            settled.settled_thread(&node.machine, |t| node.causal.get((t, lens[t])).is_none());
         if alone.is_some() {
             f.stats.settled += 1;
         }

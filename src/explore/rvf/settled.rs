@@ -242,32 +242,51 @@ impl<'p> Settled<'p> {
         (w, calls)
     }
 
-    /// Whether some thread of `m` may still write global `v` (one the analysis tracks).
-    fn may_be_written(&self, m: &Machine, v: usize) -> bool {
-        (0..m.num_threads()).any(|u| {
+    /// What the threads of `m` may still write: each frame's instructions from where it is,
+    /// and for an outer frame the call it made (the result is stored on return).
+    fn still_written(&self, m: &Machine) -> Writes {
+        let mut w = Writes::default();
+        for u in 0..m.num_threads() {
             let frames = m.frames(u);
             let inner = frames.len().saturating_sub(1);
-            frames.iter().enumerate().any(|(k, &(f, pc))| {
+            for (k, &(f, pc)) in frames.iter().enumerate() {
                 let i = pc.index();
-                let from = self.from[f].get(i).is_none_or(|w| w.contains(v));
-                // An outer frame: the call it made stores its result on return.
-                let call = k < inner && i > 0 && self.at[f][i - 1].contains(v);
-                from || call
-            })
+                match self.from[f].get(i) {
+                    Some(from) => {
+                        w.union(from);
+                    }
+                    None => w.any = true,
+                }
+                if k < inner && i > 0 {
+                    w.union(&self.at[f][i - 1]);
+                }
+            }
+        }
+        w
+    }
+
+    /// The first thread of `m`, among those `allowed`, whose next step is a settled read
+    /// (see the module doc). The threads' may-write set is computed once, and only when a
+    /// thread's next instruction has the right form.
+    pub fn settled_thread(&self, m: &Machine, allowed: impl Fn(usize) -> bool) -> Option<usize> {
+        let mut still: Option<Writes> = None;
+        m.runnable().into_iter().find(|&t| {
+            if m.in_atomic(t) || m.opens_atomic(t) || !allowed(t) {
+                return false;
+            }
+            let Some(globals) = self.globals_read(m, t) else {
+                return false;
+            };
+            let still = still.get_or_insert_with(|| self.still_written(m));
+            globals.iter().all(|&v| !still.contains(v))
         })
     }
 
-    /// Whether the next step of thread `t` of `m` is a settled read (see the module doc).
-    pub fn read_settled(&self, m: &Machine, t: usize) -> bool {
-        if m.in_atomic(t) || m.opens_atomic(t) || !m.runnable().contains(&t) {
-            return false;
-        }
-        let Some(&(f, pc)) = m.frames(t).last() else {
-            return false;
-        };
-        let Some(body) = &self.prog.funcs[f].body else {
-            return false;
-        };
+    /// The tracked globals the next instruction of thread `t` reads, when it has the form of
+    /// a settled read (the module doc) and reads at least one.
+    fn globals_read(&self, m: &Machine, t: usize) -> Option<Vec<usize>> {
+        let &(f, pc) = m.frames(t).last()?;
+        let body = self.prog.funcs[f].body.as_ref()?;
         let kind = &body.instrs[pc].kind;
         let mut ok = true;
         let mut globals: Vec<usize> = Vec::new();
@@ -283,25 +302,19 @@ impl<'p> Settled<'p> {
                 }
             }
         };
-        let to_register = match kind {
-            InstrKind::Assign { dst, .. } => {
-                matches!(dst.base, PlaceBase::Var(v) if self.register(v))
-            }
-            _ => true,
-        };
         match kind {
             InstrKind::Assign { dst, src } => {
+                if !matches!(dst.base, PlaceBase::Var(v) if self.register(v)) {
+                    return None;
+                }
                 dst.walk(&mut read);
                 src.walk(&mut read);
             }
             InstrKind::Assume(e) | InstrKind::Assert { cond: e, .. } => e.walk(&mut read),
             InstrKind::Goto { cond: Some(c), .. } => c.walk(&mut read),
-            _ => return false,
+            _ => return None,
         }
-        to_register
-            && ok
-            && !globals.is_empty()
-            && globals.iter().all(|&v| !self.may_be_written(m, v))
+        (ok && !globals.is_empty()).then_some(globals)
     }
 
     /// A variable only its own frame can touch: a local whose address is never taken.
