@@ -27,8 +27,14 @@ fn bounds() -> Bounds {
     }
 }
 
-/// The whole space, violations included, with the classes counted.
+/// The whole space, violations included, with the classes counted, as `--engine rvf`
+/// explores it (without causal maps).
 fn rvf_all(prog: &Program) -> rvf::Report {
+    rvf_all_maps(prog, false)
+}
+
+/// The same, with causal maps on or off.
+fn rvf_all_maps(prog: &Program, causal_maps: bool) -> rvf::Report {
     rvf::explore(
         prog,
         &rvf::Options {
@@ -36,7 +42,7 @@ fn rvf_all(prog: &Program) -> rvf::Report {
             budget: Budget::default(),
             all: true,
             count_classes: true,
-            causal_maps: true,
+            causal_maps,
         },
     )
 }
@@ -248,20 +254,6 @@ fn closure_rejects_two_acquisitions_of_one_release() {
     assert!(!rvf::closure::consistent(&three, None));
 }
 
-/// The exploration without causal maps (the memo of explored instances alone).
-fn rvf_all_without_causal_maps(prog: &Program) -> rvf::Report {
-    rvf::explore(
-        prog,
-        &rvf::Options {
-            bounds: bounds(),
-            budget: Budget::default(),
-            all: true,
-            count_classes: true,
-            causal_maps: false,
-        },
-    )
-}
-
 /// Two threads that write x and read it back: at the node where both reads are next, the
 /// causal map forbids the second thread's children to have the first read observe only
 /// events of that node. Without it the same instances are reached again and dropped by the
@@ -275,8 +267,8 @@ fn causal_maps_cut_revisits_and_keep_the_verdict() {
         ("rvf_two_readers_false.c", true),
     ] {
         let prog = load(name);
-        let with = rvf_all(&prog);
-        let without = rvf_all_without_causal_maps(&prog);
+        let with = rvf_all_maps(&prog, true);
+        let without = rvf_all_maps(&prog, false);
         let (w, wo) = (&with.findings.stats, &without.findings.stats);
         assert!(wo.redundant > 0, "{name}: {wo:?}");
         assert_eq!(w.redundant, 0, "{name}: {w:?}");
