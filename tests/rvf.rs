@@ -221,6 +221,8 @@ fn mutex_event(seen: Option<Option<(usize, u32)>>) -> rvf::event::Ev {
         pure_read: false,
         sync_reads: seen.map(|w| (M, w)).into_iter().collect(),
         sync_writes: vec![M],
+        reads: Vec::new(),
+        writes: Vec::new(),
     }
 }
 
@@ -411,5 +413,42 @@ fn a_write_only_possible_before_the_node_is_not_lost() {
     assert_verdicts(
         &["atomic_write_before_read_true.c"],
         &["atomic_write_before_read_false.c"],
+    );
+}
+
+/// VerifySC's greedy rule for writes (rule 1b in the form `verify_sc::quiet_write` gives
+/// it): a write to global memory that no event left to run reads is taken without
+/// branching. It applies on B3 (each thread's write of its own `a_i` while main's reads of
+/// them are not yet in the instance) and on the twins. The FALSE twin's write is read by
+/// the event whose values the search enumerates: taken alone there, it would hide the
+/// value 0 from that read, and the violation with it.
+#[test]
+fn writes_nobody_reads_are_taken_alone_and_lose_no_value() {
+    for (name, violation) in [
+        ("paper_b3_exponential_n3.c", false),
+        ("quiet_write_read_by_candidate_true.c", false),
+        ("quiet_write_read_by_candidate_false.c", true),
+    ] {
+        let r = rvf_all(&load(name));
+        assert!(
+            r.findings.stats.quiet_writes >= 1,
+            "{name}: the rule never applied"
+        );
+        assert_eq!(r.findings.violation.is_some(), violation, "{name}");
+    }
+    assert_verdicts(
+        &["quiet_write_read_by_candidate_true.c"],
+        &["quiet_write_read_by_candidate_false.c"],
+    );
+}
+
+/// A lock whose mutex is named through a pointer that two threads write: the run the node's
+/// witness makes ends with the lock waiting, but another witness of the same instance lets
+/// it pass. The node must search that lock's read (and not count the run as its only end).
+#[test]
+fn a_wait_named_through_memory_two_threads_write_is_searched() {
+    assert_verdicts(
+        &["lock_through_pointer_true.c"],
+        &["lock_through_pointer_false.c"],
     );
 }

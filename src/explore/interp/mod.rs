@@ -545,6 +545,25 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// The shared memory thread `t`'s next step reads to find what it waits for, when it
+    /// is a wait (a lock, a condition wait's wake-up, a join): whether the step is enabled
+    /// depends on these cells besides the synchronisation objects. Empty for any other step;
+    /// `None` when the evaluation stops before it is known.
+    pub fn wait_reads(&self, t: usize) -> Option<Vec<Target>> {
+        let Some((f, i)) = self.next_instr(t) else {
+            return Some(Vec::new());
+        };
+        let e = match &self.instr(f, i).kind {
+            InstrKind::MutexLock(m) => m,
+            InstrKind::CondWait { mutex, .. } => mutex,
+            InstrKind::ThreadJoin { thread, .. } => thread,
+            _ => return Some(Vec::new()),
+        };
+        let mut cx = Cx::unlimited(t, self.threads[t].memo.clone());
+        self.eval(&mut cx, e).ok()?;
+        Some(cx.reads.iter().map(|a| a.target).collect())
+    }
+
     /// The mutex thread `t` waits for: its next step takes a mutex another thread holds.
     pub fn blocked_on(&self, t: usize) -> Option<(ObjId, u64)> {
         let (f, i) = self.next_instr(t)?;

@@ -82,6 +82,11 @@ pub struct Ev {
     pub sync_reads: Vec<(SyncKey, Option<EvId>)>,
     /// The synchronisation objects it writes (the closure).
     pub sync_writes: Vec<SyncKey>,
+    /// The shared memory it reads (greedy rule 1b of VerifySC: a write nobody left reads).
+    /// Fixed by the event like everything else its step does.
+    pub reads: Vec<Target>,
+    /// The shared memory it writes (whether a wait's address is the same in every witness).
+    pub writes: Vec<Target>,
 }
 
 /// A step run from a state: the state after it, the step and its observations.
@@ -102,6 +107,20 @@ impl Ran<'_> {
             pure_read: !self.step.accesses.iter().any(|a| a.write),
             sync_reads: self.sync_reads.clone(),
             sync_writes: self.sync_writes.clone(),
+            reads: self
+                .step
+                .accesses
+                .iter()
+                .filter(|a| !a.write && matches!(a.target, Target::Mem { .. }))
+                .map(|a| a.target)
+                .collect(),
+            writes: self
+                .step
+                .accesses
+                .iter()
+                .filter(|a| a.write && matches!(a.target, Target::Mem { .. }))
+                .map(|a| a.target)
+                .collect(),
         }
     }
 }
@@ -172,6 +191,25 @@ pub fn run<'p>(
         sync_reads,
         sync_writes,
     })
+}
+
+/// The shared memory the next step of thread `t` (event `idx`) can read, run from any state
+/// in which its thread is where it is in `m`: `None` when that can depend on what the step
+/// reads. An instruction does at most one fresh shared read per step (`Machine::step`), and
+/// where it reads is computed from its thread's own state (registers, the values its earlier
+/// steps read) and the nondet values it takes before, so one run per vector of nondet
+/// values (`run_all`) finds every cell; only an atomic section reads more than once in one
+/// step, and there the later reads can go where an earlier one points.
+pub fn next_reads(m: &Machine, t: usize, idx: u32, sync: &SyncWriters) -> Option<Vec<Target>> {
+    let mut reads = Vec::new();
+    for ran in run_all(m, t, idx, sync).ok()? {
+        let ev = ran.event();
+        if ran.step.atomic || ev.reads.len() > 1 {
+            return None;
+        }
+        reads.extend(ev.reads);
+    }
+    Some(reads)
 }
 
 /// Every outcome of the next step of thread `t`: one per vector of nondet values.

@@ -33,9 +33,10 @@
 //! cut the remaining siblings when no descendant brought a new write) rest on a lemma that
 //! fails for our events, which can read and write different locations in one atomic step
 //! and can block; `settled` keeps the lemma's conclusion in a form decided before the
-//! descendants are explored. Not implemented: greedy rule 1b of VerifySC (see `verify_sc` for what it does
-//! implement). The closure (`closure`) filters the candidate observations of
-//! synchronisation reads before VerifySC searches them.
+//! descendants are explored. VerifySC (`verify_sc`) uses both greedy rules of the
+//! paper, the second in a form for typed values (a write nobody left reads). The closure
+//! (`closure`) filters the candidate observations of synchronisation reads before VerifySC
+//! searches them.
 //!
 //! # Causal maps: why the exploration is complete for the bound
 //!
@@ -129,7 +130,7 @@ use std::time::Instant;
 
 use super::classes;
 use super::findings::{out_of_budget, unenumerable, Budget, Findings};
-use super::interp::{Bounds, Machine, RunEnd, Value};
+use super::interp::{Access, Bounds, Machine, RunEnd, Value};
 use super::sched::Step;
 use crate::ir::{InstrKind, Loc, Program};
 use crate::verdict::UnknownReason;
@@ -238,6 +239,13 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
         }
         node.inst.resize_with(node.machine.num_threads(), Vec::new);
         let leaf = ended.is_some() || node.machine.runnable().is_empty();
+        // A run ended with every thread over or waiting. When some thread waits for a mutex
+        // or thread named through memory that other witnesses of the instance leave
+        // different (`wait_fixed`), its wait may pass at the end of another witness: the
+        // run is recorded, and the node is still searched like any other.
+        let last = ended.is_some()
+            || (0..node.machine.num_threads())
+                .all(|t| node.machine.is_over(t) || wait_fixed(&node.inst, &node.machine, t));
         if leaf {
             f.stats.executions += 1;
             if let Some(seen) = &mut classes_seen {
@@ -250,7 +258,9 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
                     break 'search;
                 }
             }
-            continue;
+            if last {
+                continue;
+            }
         }
         // The instance may have been reached along another order of adding its reads; the
         // node explored there covers this one when its causal map is implied by this one's
@@ -293,15 +303,19 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
             // skipped. No run is lost: the completeness argument (module doc) only uses children
             // that have a witness running the whole instance.
             // The wake-up of a condition wait is a lock of its mutex (the wait is an unlock
-            // and a lock, see `dpor`'s "Condition variables").
+            // and a lock, see `dpor`'s "Condition variables"). Which mutex or thread it waits
+            // for must be the same at the end of every witness (`wait_fixed`): read through
+            // memory that other witnesses leave different, another witness may let it pass.
             let waits = match node.machine.next_kind(t) {
                 Some(InstrKind::ThreadJoin { .. } | InstrKind::MutexLock(_)) => true,
                 Some(InstrKind::CondWait { .. }) => node.machine.cond_waiting(t),
                 _ => false,
             };
-            if waits && !node.machine.enabled(t) {
+            if waits && !node.machine.enabled(t) && wait_fixed(&node.inst, &node.machine, t) {
                 continue;
             }
+            let idx = node.inst.get(t).map_or(0, |v| v.len()) as u32;
+            let cand_reads = event::next_reads(&node.machine, t, idx, &node.sync);
             let found = match verify_sc::search(
                 &root,
                 &node.inst,
@@ -309,6 +323,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
                 verify_sc::Order {
                     aux: &node.sched,
                     greedy: true,
+                    cand_reads: cand_reads.as_deref(),
                 },
                 &causal,
                 opts.budget.deadline,
@@ -325,6 +340,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
             };
             f.stats.steps += found.states;
             f.stats.causal_cuts += found.cut;
+            f.stats.quiet_writes += found.quiet;
             for e in &found.ended {
                 f.stats.executions += 1;
                 let mut inst = node.inst.clone();
@@ -367,6 +383,33 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
         findings: f,
         classes,
     }
+}
+
+/// Whether what thread `t` would wait for next (`Machine::wait_reads`: the mutex or thread
+/// its next step names through memory) is the same at the end of every witness of `inst`,
+/// `m` being one. Every cell it reads must be written, in the instance, by the events of
+/// at most one thread: a witness keeps each thread's order, so it ends with that thread's
+/// last write of each byte, or with the initial value when there is none. Then whether
+/// the wait passes is fixed by the synchronisation objects, which the instance fixes (its
+/// observations order each mutex's operations, see `event::run`, and which threads are
+/// over). A cell written by two threads can end with either's value, and the wait may
+/// name another mutex or thread there.
+fn wait_fixed(inst: &[Vec<Ev>], m: &Machine, t: usize) -> bool {
+    let Some(reads) = m.wait_reads(t) else {
+        return false;
+    };
+    reads.iter().all(|r| {
+        let read = Access {
+            target: *r,
+            write: false,
+            value: 0,
+        };
+        let writes = |evs: &Vec<Ev>| {
+            evs.iter()
+                .any(|e| e.writes.iter().any(|w| causal::overlaps(&read, w)))
+        };
+        inst.iter().filter(|evs| writes(evs)).count() <= 1
+    })
 }
 
 fn give_up(f: &mut Findings, m: &Machine, e: Unmodelled) {
@@ -412,6 +455,7 @@ fn record_end(
             let plain = verify_sc::Order {
                 aux: &[],
                 greedy: false,
+                cand_reads: None,
             };
             let limit = Instant::now() + std::time::Duration::from_secs(2);
             let any = CausalMap::default();

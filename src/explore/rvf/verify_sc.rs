@@ -18,10 +18,12 @@
 //! witness states have equal machine states and the same extensions. It is at most as fine
 //! as the paper's (the memory map determines the contents).
 //!
-//! Heuristics of Section 4.2 used here: the greedy rule (an executable event that writes
-//! nothing is taken without branching: moving a pure read to the front of any witness keeps
-//! it a witness, since it changes no memory and the value it reads is the one it must read)
-//! and the auxiliary trace (successors are tried in the order of the parent instance's
+//! Heuristics of Section 4.2 used here: the greedy rules, 1a (an executable event that
+//! writes nothing is taken without branching: moving a pure read to the front of any
+//! witness keeps it a witness, since it changes no memory and the value it reads is the one
+//! it must read) and 1b (an executable event that writes only global memory no event left
+//! to run reads, the enumerated one included, is taken without branching: `quiet_write`,
+//! with the argument), and the auxiliary trace (successors are tried in the order of the parent instance's
 //! witness, so a witness that extends it is found without backtracking). The closure filter
 //! (`closure`, over the synchronisation objects) drops a candidate observation it proves to
 //! have no witness, and for a lock acquisition it bounds the observations still possible, so
@@ -30,8 +32,10 @@
 //! With a causal map (`causal`), an event of its domain is run only where it is not
 //! internal to its frontier, so every witness and candidate observation returned satisfies
 //! the map; the memo key then also holds the last writers that matter (see `search`). The
-//! greedy rule stays complete: it takes a pure read only where the map allows it, and moving
-//! such a read to the front of a witness changes no other event's observations or writers.
+//! greedy rule 1a stays complete: it takes a pure read only where the map allows it, and
+//! moving such a read to the front of a witness changes no other event's observations or
+//! writers. Rule 1b would change the writers, so it is off while the map constrains an
+//! event of the search.
 //!
 //! The same search also enumerates the values one more event can observe (`cand`): that
 //! event may run at any point of a witness; every distinct observation for which the whole
@@ -44,7 +48,7 @@ use std::time::Instant;
 use super::causal::{self, CausalMap, Writers};
 use super::closure;
 use super::event::{self, Ev, EvId, Obs, SyncWriters, Unmodelled};
-use crate::explore::interp::{Machine, RunEnd, Target};
+use crate::explore::interp::{Access, Machine, RunEnd, Target};
 use crate::explore::sched::Step;
 
 /// A witness prefix.
@@ -83,6 +87,8 @@ pub struct Found<'p> {
     pub states: u64,
     /// Successors cut because the causal map forbids what an event observes there.
     pub cut: u64,
+    /// Prefixes extended by one write that nobody left reads, without branching (rule 1b).
+    pub quiet: u64,
 }
 
 /// Why the search stopped early.
@@ -96,9 +102,12 @@ pub enum Stop {
 pub struct Order<'a> {
     /// Successors in the order of this schedule first (the auxiliary trace).
     pub aux: &'a [usize],
-    /// Take an executable pure read alone (off: lower threads first throughout, for a
-    /// witness in the order other explorers print).
+    /// Take an executable pure read, or a write nobody left reads, alone (off: lower threads
+    /// first throughout, for a witness in the order other explorers print).
     pub greedy: bool,
+    /// Every cell the candidate event can read (`event::next_reads`); `None`: not known, so
+    /// greedy rule 1b waits until the candidate has run.
+    pub cand_reads: Option<&'a [Target]>,
 }
 
 /// Searches the witnesses of `inst` (per thread, its events) from the initial state `root`,
@@ -249,6 +258,10 @@ pub fn search<'p>(
                 found.cut += 1;
                 continue;
             }
+            // Greedy rules 1a (a pure read) and 1b (a write nobody left reads).
+            let alone = order.greedy
+                && (ev.pure_read
+                    || !tracking && quiet_write(&s, (t, k), ev, &ran, inst, cand, order));
             let writes = recorded(&s, (t, k), &ran);
             let mut n = State {
                 machine: ran.machine,
@@ -260,7 +273,10 @@ pub fn search<'p>(
             };
             n.counts[t] += 1;
             n.sched.push(t);
-            if ev.pure_read && order.greedy {
+            if alone {
+                if !ev.pure_read {
+                    found.quiet += 1;
+                }
                 next = vec![n];
                 greedy = true;
                 break;
@@ -404,12 +420,84 @@ fn lock_targets(inst: &[Vec<Ev>], c: usize, ev: &Ev) -> Option<Vec<Obs>> {
                 pure_read: true,
                 sync_reads: vec![(key, w)],
                 sync_writes: Vec::new(),
+                reads: Vec::new(),
+                writes: Vec::new(),
             };
             closure::consistent(inst, Some((c, &probe)))
         })
         .map(Obs::Sync)
         .collect();
     Some(targets)
+}
+
+/// Greedy rule 1b (Section 4.2), for writes: whether the event `id` (`ev`, executable after
+/// the prefix `s` and run there as `ran`) may be taken without trying the prefix's other
+/// extensions. It may when it writes only global memory that no event still to run reads:
+/// no later event of the instance, and not the candidate (unless it has run), whose every
+/// possible read is given by `order.cand_reads`. It must also observe nothing of
+/// synchronisation, create no thread, not end the run and leave no atomic section open.
+///
+/// Why that loses no witness, no candidate observation and no run the candidate ends: let
+/// `s·ρ` be one of them, with the event `e` at position p of ρ. Then `s·e·ρ'` (ρ without e)
+/// is one too, with every event observing the same. e observes what it must after `s`
+/// (it is executable there), and its step is fixed by its observations, so it writes the
+/// same. The memory of every later prefix differs from the original only in the cells e
+/// writes, which no event of ρ' reads (the candidate included, when it is in ρ). The
+/// synchronisation objects are untouched by e, so every lock and join is enabled where it
+/// was; e's thread is not inside an atomic section after e, and if some thread was inside
+/// one after `s`, it is e's (e is runnable there), so p = 0. The paper's rule asks less
+/// (the cell's current and new values unneeded by the reads left); with values compared
+/// by their bytes that would need the reads' types, so this form asks that none is left.
+/// The witness it finds may leave different values in those cells than another would:
+/// the exploration never reads a witness's memory (its children's observations come from
+/// VerifySC), only its threads' positions and synchronisation, which e leaves as they were.
+fn quiet_write(
+    s: &State,
+    id: EvId,
+    ev: &Ev,
+    ran: &event::Ran,
+    inst: &[Vec<Ev>],
+    cand: Option<usize>,
+    order: Order,
+) -> bool {
+    let (t, _) = id;
+    if !ev.sync_reads.is_empty()
+        || !ev.sync_writes.is_empty()
+        || ev.obs.contains(&Obs::Alive)
+        || !ran.step.created.is_empty()
+        || ran.step.end.is_some()
+        || ran.machine.in_atomic(t)
+    {
+        return false;
+    }
+    let writes: Vec<&Target> = ran
+        .step
+        .accesses
+        .iter()
+        .filter(|a| a.write)
+        .map(|a| &a.target)
+        .collect();
+    let global = |w: &&Target| matches!(w, Target::Mem { obj, .. } if obj.owner == 0);
+    if writes.is_empty() || !writes.iter().all(global) {
+        return false;
+    }
+    let read = |r: &Target| {
+        let read = Access {
+            target: *r,
+            write: false,
+            value: 0,
+        };
+        writes.iter().any(|w| causal::overlaps(&read, w))
+    };
+    let read_later = inst.iter().enumerate().any(|(q, evs)| {
+        let from = s.counts.get(q).copied().unwrap_or(0) as usize + usize::from(q == t);
+        evs.iter().skip(from).any(|e| e.reads.iter().any(read))
+    });
+    let cand_reads = match cand {
+        Some(_) if s.cand.is_none() => order.cand_reads.is_none_or(|rs| rs.iter().any(read)),
+        _ => false,
+    };
+    !read_later && !cand_reads
 }
 
 /// The step ended the run before the other threads finished: a violation, a trap or a
