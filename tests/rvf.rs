@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use yogar::engine::{EngineOptions, Verdict};
-use yogar::explore::interp::Bounds;
+use yogar::explore::interp::{Bounds, ObjId, Scalar, Target, Value};
 use yogar::explore::{rvf, Budget, Explorer};
 use yogar::frontend;
 use yogar::ir::{DataModel, Program};
@@ -233,19 +233,21 @@ fn mutex_event(seen: Option<Option<(usize, u32)>>) -> rvf::event::Ev {
 fn closure_rejects_two_acquisitions_of_one_release() {
     let t0 = vec![mutex_event(Some(None)), mutex_event(None)];
     let ok = [t0.clone(), vec![mutex_event(Some(Some((0, 1))))]];
-    assert!(rvf::closure::consistent(&ok, None));
+    assert!(rvf::closure::consistent(&ok, None, &|_| None));
     let both_first = [t0.clone(), vec![mutex_event(Some(None))]];
-    assert!(!rvf::closure::consistent(&both_first, None));
+    assert!(!rvf::closure::consistent(&both_first, None, &|_| None));
     // The same, with the second acquisition as the candidate of VerifySC.
     let cand = mutex_event(Some(None));
     assert!(!rvf::closure::consistent(
         std::slice::from_ref(&t0),
-        Some((1, &cand))
+        Some((1, &cand)),
+        &|_| None
     ));
     let cand = mutex_event(Some(Some((0, 1))));
     assert!(rvf::closure::consistent(
         std::slice::from_ref(&t0),
-        Some((1, &cand))
+        Some((1, &cand)),
+        &|_| None
     ));
     // Three acquisitions after the one release: two of them observe the same writer.
     let three = [
@@ -253,7 +255,7 @@ fn closure_rejects_two_acquisitions_of_one_release() {
         vec![mutex_event(Some(Some((0, 1))))],
         vec![mutex_event(Some(Some((0, 1))))],
     ];
-    assert!(!rvf::closure::consistent(&three, None));
+    assert!(!rvf::closure::consistent(&three, None, &|_| None));
 }
 
 /// Two threads that write x and read it back: at the node where both reads are next, the
@@ -356,6 +358,89 @@ fn causal_maps_lose_no_execution_on_the_test_programs() {
         );
     }
     assert!(compared >= 40, "only {compared} programs compared");
+}
+
+/// The 4-byte global cell `x` of the memory closure tests.
+const X: Target = Target::Mem {
+    obj: ObjId { owner: 0, index: 0 },
+    off: 0,
+    len: 4,
+};
+
+/// An event of the memory closure tests: it reads `x` observing `read`, or writes `write`
+/// into it.
+fn mem_event(read: Option<u64>, write: Option<u64>) -> rvf::event::Ev {
+    rvf::event::Ev {
+        obs: read
+            .map(|v| rvf::event::Obs::Mem(Value::Scalar(Scalar::int(v))))
+            .into_iter()
+            .collect(),
+        choices: Vec::new(),
+        pure_read: write.is_none(),
+        sync_reads: Vec::new(),
+        sync_writes: Vec::new(),
+        reads: read.map(|_| X).into_iter().collect(),
+        writes: write.map(|v| (X, v)).into_iter().collect(),
+    }
+}
+
+fn rd(v: u64) -> rvf::event::Ev {
+    mem_event(Some(v), None)
+}
+
+fn wr(v: u64) -> rvf::event::Ev {
+    mem_event(None, Some(v))
+}
+
+/// The closure over memory reads: a read needs a visible write of its value (or the initial
+/// value), and reads in program order cannot go back to an overwritten value. Each rejected
+/// instance has a consistent twin that differs in one value or in the order of two reads.
+#[test]
+fn closure_rejects_memory_reads_without_a_visible_write_of_their_value() {
+    let zero = |_: &Target| Some(0u64);
+    let closure = |inst: &[Vec<rvf::event::Ev>]| rvf::closure::consistent(inst, None, &zero);
+    // A value no one writes, the initial value 0 aside.
+    assert!(closure(&[vec![wr(1)], vec![rd(1)]]));
+    assert!(closure(&[vec![wr(1)], vec![rd(0)]]));
+    assert!(!closure(&[vec![wr(1)], vec![rd(2)]]));
+    // With the initial value unknown, any value may be it.
+    assert!(rvf::closure::consistent(
+        &[vec![wr(1)], vec![rd(2)]],
+        None,
+        &|_| None
+    ));
+    // Coherence: once 1 is read, the initial 0 is overwritten for good.
+    assert!(closure(&[vec![wr(1)], vec![rd(0), rd(1)]]));
+    assert!(!closure(&[vec![wr(1)], vec![rd(1), rd(0)]]));
+    // Rule 4 and hiding: reading 2 puts x = 2 after x = 1, so 1 cannot be read later.
+    assert!(closure(&[vec![wr(1), wr(2)], vec![rd(1), rd(2)]]));
+    assert!(!closure(&[vec![wr(1), wr(2)], vec![rd(2), rd(1)]]));
+    // A thread's own write hides the initial value from its later read.
+    assert!(!closure(&[vec![wr(1), rd(0)]]));
+    // The same as VerifySC's candidate event.
+    let t0 = vec![wr(1), wr(2)];
+    let t1 = vec![rd(2)];
+    assert!(!rvf::closure::consistent(
+        &[t0.clone(), t1.clone()],
+        Some((1, &rd(1))),
+        &zero
+    ));
+    assert!(rvf::closure::consistent(
+        &[t0, t1],
+        Some((1, &rd(2))),
+        &zero
+    ));
+    // A write that covers x and more mixes bytes: the read is left to VerifySC.
+    let mut wide = wr(7);
+    wide.writes = vec![(
+        Target::Mem {
+            obj: ObjId { owner: 0, index: 0 },
+            off: 0,
+            len: 8,
+        },
+        7,
+    )];
+    assert!(closure(&[vec![wide], vec![rd(2)]]));
 }
 
 /// A settled read (no thread can write what it reads any more) is processed alone, and the

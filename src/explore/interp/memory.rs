@@ -65,7 +65,7 @@ impl Object {
 
 /// A value summary of bytes for access logs: the scalar's bits when it fits in 64 bits, else a
 /// hash of the bytes (two equal values give equal summaries).
-pub(super) fn summary(bytes: &[u8]) -> u64 {
+pub fn summary(bytes: &[u8]) -> u64 {
     if bytes.len() <= 8 {
         let mut raw = 0u64;
         for (k, b) in bytes.iter().enumerate() {

@@ -20,6 +20,7 @@
 mod eval;
 mod exec;
 mod memory;
+pub use memory::summary;
 mod shadow;
 mod threads;
 
@@ -562,6 +563,19 @@ impl<'p> Machine<'p> {
         let mut cx = Cx::unlimited(t, self.threads[t].memo.clone());
         self.eval(&mut cx, e).ok()?;
         Some(cx.reads.iter().map(|a| a.target).collect())
+    }
+
+    /// The summary (`summary`) of the bytes of a cell of a global object in this state, the
+    /// way a write of them is logged; `None` for any other cell.
+    pub fn global_summary(&self, cell: &Target) -> Option<u64> {
+        let Target::Mem { obj, off, len } = *cell else {
+            return None;
+        };
+        if obj.owner != 0 {
+            return None;
+        }
+        let (bytes, _) = self.read_bytes(obj, off, len).ok()?;
+        Some(summary(&bytes))
     }
 
     /// The mutex thread `t` waits for: its next step takes a mutex another thread holds.

@@ -3,7 +3,8 @@
 //!
 //! The closure is the weakest partial order P over the instance's events that contains
 //! program order, the observation edges (a synchronisation read after the write it
-//! observes) and the coherence edges those force. For a read r of object k that observes
+//! observes) and the coherence edges those force, for synchronisation objects (below) and
+//! for memory reads (their own section). For a read r of object k that observes
 //! the write w, and any other write w' of k (not r itself):
 //! - if w' <P r then w' <P w;
 //! - if w <P w' then r <P w';
@@ -26,17 +27,131 @@
 //! Joins: a join runs only after the joined thread's end wrote its done object, so a join
 //! that observes no writer has no witness either.
 //!
-//! Memory reads are identified by value, not by source, and are left to VerifySC: the
-//! filter is weaker than the paper's there, never unsound.
+//! # Memory reads
+//!
+//! A memory read observes a value, not a writer, so its good writes are a set: the events
+//! that write exactly its cell with a value whose bytes give what it observed, and the
+//! initial value when that gives it. With that set S_r, the paper's rules apply, where only
+//! the writes S_r still *visible* in P count (not P-after r, not hidden by another write of
+//! the cell P-between them and r, the initial value hidden by any write P-before r):
+//! 1. S_r is empty: no witness;
+//! 2. S_r has a P-least element w: w <P r;
+//! 3. S_r has a P-greatest element g: every other write w' of the cell with w' <P r gets
+//!    w' <P g;
+//! 4. every other write w' of the cell P-after all of S_r gets r <P w'.
+//!
+//! Why each edge is in every witness τ that contains P: let s be the last write of the cell
+//! before r in τ (or the initial value). r observes its bytes, so s is good, and it is
+//! visible (τ contains P: s is not after r, and a write P-between s and r would lie between
+//! them in τ), so s ∈ S_r, and (1) S_r is not empty. (2) w ≤P s <τ r. (3) w' <τ r, so
+//! w' <τ s (s is the last before r, w' ∉ S_r, so w' ≠ s), and s ≤P g. (4) s <P w', and
+//! w' cannot lie between s and r: it follows r.
+//!
+//! Only reads that can be compared exactly are constrained: reads of global cells (written
+//! only through logged writes: a filled indeterminate value never lands in a global, which
+//! starts zeroed), whose every write in the instance covers exactly the cell (a write that
+//! covers part of it would mix bytes), by an event that does not write the cell itself (an
+//! atomic step that reads what it wrote), of a value whose bytes are known: a scalar of at
+//! most 8 bytes (its bits are its bytes, every scalar type of that size using all its
+//! bits) or bytes (compared by their summary, equal bytes giving equal summaries). A
+//! pointer is compared by its bits, without its provenance: a write with the same bits
+//! counts as good, which only weakens the filter. Any other read is left to VerifySC.
 
-use super::event::{Ev, EvId, SyncKey};
+use super::causal;
+use super::event::{Ev, EvId, Obs, SyncKey};
+use crate::explore::interp::{summary, Access, Target, Value};
 
 /// The kind of the done object of a thread in a `SyncKey`.
 const DONE: u8 = 2;
 
+/// A memory read the closure constrains: the reader, the events that write its cell, those
+/// among them that write what it observes, and whether the initial value is what it
+/// observes.
+struct MemRead {
+    reader: usize,
+    writes: Vec<usize>,
+    good: Vec<usize>,
+    init: bool,
+}
+
+/// The key of a memory read's observation of `len` bytes, comparable with the summaries
+/// of writes; `None` when its bytes are not known from it.
+fn read_key(v: &Value, len: u64) -> Option<u64> {
+    match v {
+        Value::Scalar(s) if len <= 8 => {
+            Some(s.bits & u64::MAX.checked_shr(64 - 8 * len as u32).unwrap_or(0))
+        }
+        Value::Scalar(_) => None,
+        Value::Bytes(b, _) => Some(summary(b)),
+    }
+}
+
+/// The memory reads of `evs` the closure can constrain (the module doc), `init` giving the
+/// summary of a global cell's initial bytes.
+fn memory_reads(evs: &[&Ev], init: &dyn Fn(&Target) -> Option<u64>) -> Vec<MemRead> {
+    let touches = |cell: &Target, w: &Target| {
+        let read = Access {
+            target: *cell,
+            write: false,
+            value: 0,
+        };
+        causal::overlaps(&read, w)
+    };
+    let mut out = Vec::new();
+    for (r, e) in evs.iter().enumerate() {
+        let values = e.obs.iter().filter_map(|o| match o {
+            Obs::Mem(v) => Some(v),
+            _ => None,
+        });
+        for (cell, v) in e.reads.iter().zip(values) {
+            let &Target::Mem { obj, len, .. } = cell else {
+                continue;
+            };
+            let Some(key) = read_key(v, len).filter(|_| obj.owner == 0) else {
+                continue;
+            };
+            if e.writes.iter().any(|(w, _)| touches(cell, w)) {
+                continue;
+            }
+            let mut writes = Vec::new();
+            let mut good = Vec::new();
+            let mut partial = false;
+            for (w, we) in evs.iter().enumerate() {
+                for (t, value) in &we.writes {
+                    if t == cell {
+                        writes.push(w);
+                        if *value == key {
+                            good.push(w);
+                        }
+                    } else if touches(cell, t) {
+                        partial = true;
+                    }
+                }
+            }
+            if partial {
+                continue;
+            }
+            writes.dedup();
+            good.dedup();
+            out.push(MemRead {
+                reader: r,
+                writes,
+                good,
+                init: init(cell).is_none_or(|i| i == key),
+            });
+        }
+    }
+    out
+}
+
 /// False when the instance `inst`, with the event `cand` appended to its thread when given,
-/// has no witness by the closure; true says nothing.
-pub fn consistent(inst: &[Vec<Ev>], cand: Option<(usize, &Ev)>) -> bool {
+/// has no witness by the closure; true says nothing. `init` gives the summary of a global
+/// cell's initial bytes (`None`: unknown, any initial value may be good).
+pub fn consistent(
+    inst: &[Vec<Ev>],
+    cand: Option<(usize, &Ev)>,
+    init: &dyn Fn(&Target) -> Option<u64>,
+) -> bool {
     let mut ids: Vec<EvId> = Vec::new();
     let mut evs: Vec<&Ev> = Vec::new();
     let threads = inst.len().max(cand.map_or(0, |(t, _)| t + 1));
@@ -90,6 +205,7 @@ pub fn consistent(inst: &[Vec<Ev>], cand: Option<(usize, &Ev)>) -> bool {
             .collect()
     };
     let writers: Vec<Vec<usize>> = reads.iter().map(|(_, k, _)| writes(k)).collect();
+    let mreads = memory_reads(&evs, init);
     for &(r, _, w) in &reads {
         if let Some(w) = w {
             if !g.add(w, r) {
@@ -117,10 +233,73 @@ pub fn consistent(inst: &[Vec<Ev>], cand: Option<(usize, &Ev)>) -> bool {
                 }
             }
         }
+        for m in &mreads {
+            let Some(edges) = memory_edges(&g, m) else {
+                return false;
+            };
+            for (a, b) in edges {
+                if !g.before(a, b) {
+                    if !g.add(a, b) {
+                        return false;
+                    }
+                    changed = true;
+                }
+            }
+        }
         if !changed {
             return true;
         }
     }
+}
+
+/// The edges rules 2-4 give the memory read `m` under the order `g` (the module doc);
+/// `None` when it has no visible good write (rule 1). The initial value is `None` among
+/// the writes: before every event.
+fn memory_edges(g: &Order, m: &MemRead) -> Option<Vec<(usize, usize)>> {
+    let r = m.reader;
+    let le = |a: Option<usize>, b: Option<usize>| match (a, b) {
+        (None, _) => true,
+        (Some(_), None) => false,
+        (Some(a), Some(b)) => a == b || g.before(a, b),
+    };
+    // A write of the cell P-between s and r hides s.
+    let hidden = |s: Option<usize>| {
+        m.writes
+            .iter()
+            .any(|&x| Some(x) != s && le(s, Some(x)) && g.before(x, r))
+    };
+    let mut vis: Vec<Option<usize>> = m
+        .good
+        .iter()
+        .copied()
+        .filter(|&s| !g.before(r, s) && !hidden(Some(s)))
+        .map(Some)
+        .collect();
+    if m.init && !hidden(None) {
+        vis.push(None);
+    }
+    if vis.is_empty() {
+        return None;
+    }
+    let mut edges = Vec::new();
+    if let Some(Some(w)) = vis.iter().copied().find(|&w| vis.iter().all(|&s| le(w, s))) {
+        edges.push((w, r));
+    }
+    let greatest = vis.iter().copied().find(|&w| vis.iter().all(|&s| le(s, w)));
+    for &o in m.writes.iter().filter(|&&o| !vis.contains(&Some(o))) {
+        if g.before(o, r) {
+            match greatest {
+                Some(Some(top)) => edges.push((o, top)),
+                // The initial value is the last before r, yet o precedes r.
+                Some(None) => return None,
+                None => {}
+            }
+        }
+        if vis.iter().all(|&s| le(s, Some(o))) {
+            edges.push((r, o));
+        }
+    }
+    Some(edges)
 }
 
 /// A transitively closed strict order over `n` events.

@@ -85,8 +85,10 @@ pub struct Ev {
     /// The shared memory it reads (greedy rule 1b of VerifySC: a write nobody left reads).
     /// Fixed by the event like everything else its step does.
     pub reads: Vec<Target>,
-    /// The shared memory it writes (whether a wait's address is the same in every witness).
-    pub writes: Vec<Target>,
+    /// The shared memory it writes, with the summary of the bytes written
+    /// (`interp::summary`): whether a wait's address is the same in every witness, and the
+    /// closure's good writes of a memory read.
+    pub writes: Vec<(Target, u64)>,
 }
 
 /// A step run from a state: the state after it, the step and its observations.
@@ -119,7 +121,7 @@ impl Ran<'_> {
                 .accesses
                 .iter()
                 .filter(|a| a.write && matches!(a.target, Target::Mem { .. }))
-                .map(|a| a.target)
+                .map(|a| (a.target, a.value))
                 .collect(),
         }
     }

@@ -35,8 +35,8 @@
 //! and can block; `settled` keeps the lemma's conclusion in a form decided before the
 //! descendants are explored. VerifySC (`verify_sc`) uses both greedy rules of the
 //! paper, the second in a form for typed values (a write nobody left reads). The closure
-//! (`closure`) filters the candidate observations of synchronisation reads before VerifySC
-//! searches them.
+//! (`closure`, over synchronisation objects and the memory reads it can compare exactly)
+//! filters the candidate observations before VerifySC searches their completions.
 //!
 //! # Causal maps: why the exploration is complete for the bound
 //!
@@ -406,7 +406,7 @@ fn wait_fixed(inst: &[Vec<Ev>], m: &Machine, t: usize) -> bool {
         };
         let writes = |evs: &Vec<Ev>| {
             evs.iter()
-                .any(|e| e.writes.iter().any(|w| causal::overlaps(&read, w)))
+                .any(|e| e.writes.iter().any(|(w, _)| causal::overlaps(&read, w)))
         };
         inst.iter().filter(|evs| writes(evs)).count() <= 1
     })

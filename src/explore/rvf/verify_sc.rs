@@ -24,10 +24,11 @@
 //! it must read) and 1b (an executable event that writes only global memory no event left
 //! to run reads, the enumerated one included, is taken without branching: `quiet_write`,
 //! with the argument), and the auxiliary trace (successors are tried in the order of the parent instance's
-//! witness, so a witness that extends it is found without backtracking). The closure filter
-//! (`closure`, over the synchronisation objects) drops a candidate observation it proves to
-//! have no witness, and for a lock acquisition it bounds the observations still possible, so
-//! the search stops once each of them is found (`lock_targets`).
+//! witness, so a witness that extends it is found without backtracking). The closure
+//! filter (`closure`, over synchronisation objects and memory reads) drops a candidate
+//! observation it proves to have no witness, and for a lock acquisition it bounds the
+//! observations still possible, so the search stops once each of them is found
+//! (`lock_targets`).
 //!
 //! With a causal map (`causal`), an event of its domain is run only where it is not
 //! internal to its frontier, so every witness and candidate observation returned satisfies
@@ -140,6 +141,8 @@ pub fn search<'p>(
         .map(|(r, f)| (r, &f[..]))
         .collect();
     let tracking = !constrained.is_empty();
+    // The initial bytes of a global cell (the closure's initial write).
+    let init = |cell: &Target| root.global_summary(cell);
     let mut found = Found::default();
     let mut cands: Vec<Ev> = Vec::new();
     let mut done: Vec<bool> = Vec::new();
@@ -311,13 +314,13 @@ pub fn search<'p>(
                             continue;
                         }
                         if targets.is_none() {
-                            targets = Some(lock_targets(inst, c, &ev));
+                            targets = Some(lock_targets(inst, c, &ev, &init));
                         }
                         let i = match cands.iter().position(|e| *e == ev) {
                             Some(i) => i,
                             None => {
                                 // The closure rejects it: no witness, nothing to search.
-                                let rejected = !closure::consistent(inst, Some((c, &ev)));
+                                let rejected = !closure::consistent(inst, Some((c, &ev)), &init);
                                 cands.push(ev);
                                 done.push(rejected);
                                 cands.len() - 1
@@ -395,7 +398,12 @@ fn writers_key(
 /// closure edges, so a rejection holds for the real event too, whatever it writes). The
 /// thread's next step is fixed by its observations, so two runs of it that observe the
 /// same writer are the same event: the candidates found cover every outcome.
-fn lock_targets(inst: &[Vec<Ev>], c: usize, ev: &Ev) -> Option<Vec<Obs>> {
+fn lock_targets(
+    inst: &[Vec<Ev>],
+    c: usize,
+    ev: &Ev,
+    init: &dyn Fn(&Target) -> Option<u64>,
+) -> Option<Vec<Obs>> {
     const MUTEX: u8 = 0;
     let [(key, _)] = ev.sync_reads[..] else {
         return None;
@@ -423,7 +431,7 @@ fn lock_targets(inst: &[Vec<Ev>], c: usize, ev: &Ev) -> Option<Vec<Obs>> {
                 reads: Vec::new(),
                 writes: Vec::new(),
             };
-            closure::consistent(inst, Some((c, &probe)))
+            closure::consistent(inst, Some((c, &probe)), init)
         })
         .map(Obs::Sync)
         .collect();
