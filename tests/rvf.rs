@@ -262,7 +262,8 @@ fn closure_rejects_two_acquisitions_of_one_release() {
 /// causal map forbids the second thread's children to have the first read observe only
 /// events of that node. Without it the same instances are reached again and dropped by the
 /// memo; with it they are never reached (no instance twice, `redundant` 0), the witness
-/// searches visit fewer prefixes, and the explored instances, executions, classes and
+/// searches visit no more prefixes (fewer before greedy rule 1b, which is off under a map
+/// and now saves as many without one), and the explored instances, executions, classes and
 /// verdicts are the same. The FALSE twin stays FALSE.
 #[test]
 fn causal_maps_cut_revisits_and_keep_the_verdict() {
@@ -278,7 +279,7 @@ fn causal_maps_cut_revisits_and_keep_the_verdict() {
         assert_eq!(w.redundant, 0, "{name}: {w:?}");
         assert!(w.causal_cuts > 0, "{name}: {w:?}");
         assert_eq!(wo.causal_cuts, 0, "{name}: {wo:?}");
-        assert!(w.steps < wo.steps, "{name}: {w:?} vs {wo:?}");
+        assert!(w.steps <= wo.steps, "{name}: {w:?} vs {wo:?}");
         assert_eq!(w.nodes, wo.nodes, "{name}: {w:?} vs {wo:?}");
         assert_eq!(w.executions, wo.executions, "{name}");
         // After a violation a witness search stops (`verify_sc::search` returns at the first
@@ -501,18 +502,22 @@ fn a_write_only_possible_before_the_node_is_not_lost() {
     );
 }
 
-/// VerifySC's greedy rule for writes (rule 1b in the form `verify_sc::quiet_write` gives
-/// it): a write to global memory that no event left to run reads is taken without
-/// branching. It applies on B3 (each thread's write of its own `a_i` while main's reads of
-/// them are not yet in the instance) and on the twins. The FALSE twin's write is read by
-/// the event whose values the search enumerates: taken alone there, it would hide the
-/// value 0 from that read, and the violation with it.
+/// VerifySC's greedy rule for writes (rule 1b, `verify_sc::quiet_write`): a write to
+/// global memory whose cells' current and new values no event left to run needs is taken
+/// without branching. It applies on B3 (each thread's write of its own `a_i` while main's
+/// reads of them are not yet in the instance) and on the twins. In the first FALSE twin the
+/// write is read by the event whose values the search enumerates: taken alone there, it
+/// would hide the value 0 from that read. In the second, a later read of the instance needs
+/// the value the write puts: taken first, another write's value would be lost in between.
+/// Each FALSE twin turns TRUE when the rule ignores its case.
 #[test]
-fn writes_nobody_reads_are_taken_alone_and_lose_no_value() {
+fn unneeded_writes_are_taken_alone_and_lose_no_value() {
     for (name, violation) in [
         ("paper_b3_exponential_n3.c", false),
-        ("quiet_write_read_by_candidate_true.c", false),
-        ("quiet_write_read_by_candidate_false.c", true),
+        ("unneeded_write_read_by_candidate_true.c", false),
+        ("unneeded_write_read_by_candidate_false.c", true),
+        ("unneeded_write_value_needed_later_true.c", false),
+        ("unneeded_write_value_needed_later_false.c", true),
     ] {
         let r = rvf_all(&load(name));
         assert!(
@@ -522,8 +527,14 @@ fn writes_nobody_reads_are_taken_alone_and_lose_no_value() {
         assert_eq!(r.findings.violation.is_some(), violation, "{name}");
     }
     assert_verdicts(
-        &["quiet_write_read_by_candidate_true.c"],
-        &["quiet_write_read_by_candidate_false.c"],
+        &[
+            "unneeded_write_read_by_candidate_true.c",
+            "unneeded_write_value_needed_later_true.c",
+        ],
+        &[
+            "unneeded_write_read_by_candidate_false.c",
+            "unneeded_write_value_needed_later_false.c",
+        ],
     );
 }
 

@@ -395,7 +395,7 @@ fn stat_lines(s: &engine::EngineStats) -> Vec<(&'static str, Value)> {
             ("races reversed", e.races.into()),
             ("constrained independences", e.constrained.into()),
             ("settled reads taken alone", e.settled.into()),
-            ("writes nobody reads taken alone", e.quiet_writes.into()),
+            ("unneeded writes taken alone", e.quiet_writes.into()),
             ("input classes", e.input_classes.into()),
             ("paths covered", e.paths.into()),
         ]);

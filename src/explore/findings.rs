@@ -42,8 +42,8 @@ pub struct ExploreStats {
     /// Nodes that processed one settled read alone (rvf: no thread could write what it
     /// reads any more).
     pub settled: u64,
-    /// Witness prefixes extended by one write that no event left reads, without trying
-    /// the other extensions (rvf: VerifySC's greedy rule 1b).
+    /// Witness prefixes extended by one write whose cells' old and new values no event left
+    /// needs, without trying the other extensions (rvf: VerifySC's greedy rule 1b).
     pub quiet_writes: u64,
     /// Input paths (sets of decisions on symbolic inputs) of the runs explored to their end:
     /// the classes of inputs covered (1 without symbolic inputs).

@@ -76,7 +76,7 @@ struct MemRead {
 
 /// The key of a memory read's observation of `len` bytes, comparable with the summaries
 /// of writes; `None` when its bytes are not known from it.
-fn read_key(v: &Value, len: u64) -> Option<u64> {
+pub fn read_key(v: &Value, len: u64) -> Option<u64> {
     match v {
         Value::Scalar(s) if len <= 8 => {
             Some(s.bits & u64::MAX.checked_shr(64 - 8 * len as u32).unwrap_or(0))

@@ -82,7 +82,7 @@ pub struct Ev {
     pub sync_reads: Vec<(SyncKey, Option<EvId>)>,
     /// The synchronisation objects it writes (the closure).
     pub sync_writes: Vec<SyncKey>,
-    /// The shared memory it reads (greedy rule 1b of VerifySC: a write nobody left reads).
+    /// The shared memory it reads (greedy rule 1b of VerifySC and the closure's memory reads).
     /// Fixed by the event like everything else its step does.
     pub reads: Vec<Target>,
     /// The shared memory it writes, with the summary of the bytes written

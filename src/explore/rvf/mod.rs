@@ -34,7 +34,7 @@
 //! fails for our events, which can read and write different locations in one atomic step
 //! and can block; `settled` keeps the lemma's conclusion in a form decided before the
 //! descendants are explored. VerifySC (`verify_sc`) uses both greedy rules of the
-//! paper, the second in a form for typed values (a write nobody left reads). The closure
+//! paper, the second with values in place of writers. The closure
 //! (`closure`, over synchronisation objects and the memory reads it can compare exactly)
 //! filters the candidate observations before VerifySC searches their completions.
 //!

@@ -21,9 +21,9 @@
 //! Heuristics of Section 4.2 used here: the greedy rules, 1a (an executable event that
 //! writes nothing is taken without branching: moving a pure read to the front of any
 //! witness keeps it a witness, since it changes no memory and the value it reads is the one
-//! it must read) and 1b (an executable event that writes only global memory no event left
-//! to run reads, the enumerated one included, is taken without branching: `quiet_write`,
-//! with the argument), and the auxiliary trace (successors are tried in the order of the parent instance's
+//! it must read) and 1b (an executable event that writes only global memory whose old and
+//! new values no event left to run needs, and that the enumerated event does not read, is
+//! taken without branching: `quiet_write`, with the argument), and the auxiliary trace (successors are tried in the order of the parent instance's
 //! witness, so a witness that extends it is found without backtracking). The closure
 //! filter (`closure`, over synchronisation objects and memory reads) drops a candidate
 //! observation it proves to have no witness, and for a lock acquisition it bounds the
@@ -88,7 +88,7 @@ pub struct Found<'p> {
     pub states: u64,
     /// Successors cut because the causal map forbids what an event observes there.
     pub cut: u64,
-    /// Prefixes extended by one write that nobody left reads, without branching (rule 1b).
+    /// Prefixes extended by one write no event left needs, without branching (rule 1b).
     pub quiet: u64,
 }
 
@@ -103,8 +103,9 @@ pub enum Stop {
 pub struct Order<'a> {
     /// Successors in the order of this schedule first (the auxiliary trace).
     pub aux: &'a [usize],
-    /// Take an executable pure read, or a write nobody left reads, alone (off: lower threads
-    /// first throughout, for a witness in the order other explorers print).
+    /// Take an executable pure read, or a write whose old and new values no event left
+    /// needs, alone (off: lower threads first throughout, for a witness in the order other
+    /// explorers print).
     pub greedy: bool,
     /// Every cell the candidate event can read (`event::next_reads`); `None`: not known, so
     /// greedy rule 1b waits until the candidate has run.
@@ -261,7 +262,7 @@ pub fn search<'p>(
                 found.cut += 1;
                 continue;
             }
-            // Greedy rules 1a (a pure read) and 1b (a write nobody left reads).
+            // Greedy rules 1a (a pure read) and 1b (a write no event left needs).
             let alone = order.greedy
                 && (ev.pure_read
                     || !tracking && quiet_write(&s, (t, k), ev, &ran, inst, cand, order));
@@ -440,25 +441,33 @@ fn lock_targets(
 
 /// Greedy rule 1b (Section 4.2), for writes: whether the event `id` (`ev`, executable after
 /// the prefix `s` and run there as `ran`) may be taken without trying the prefix's other
-/// extensions. It may when it writes only global memory that no event still to run reads:
-/// no later event of the instance, and not the candidate (unless it has run), whose every
-/// possible read is given by `order.cand_reads`. It must also observe nothing of
-/// synchronisation, create no thread, not end the run and leave no atomic section open.
+/// extensions. It may when it writes only global memory, and for every cell W it writes,
+/// no event still to run needs W's value before it (the current one) or the value it
+/// writes: every later event of the instance that touches W reads or writes exactly W,
+/// and each such read observes neither value (compared by bytes, `closure::read_key`; a
+/// read whose bytes are not known counts as needing both); the candidate (unless it has
+/// run), whose value is not fixed, must not read W at all (`order.cand_reads`). It must
+/// also observe nothing of synchronisation, create no thread, not end the run and leave no
+/// atomic section open. This is the paper's rule (the active write and the new one are
+/// good writes of no remaining read) with values in place of writers.
 ///
 /// Why that loses no witness, no candidate observation and no run the candidate ends: let
 /// `s·ρ` be one of them, with the event `e` at position p of ρ. Then `s·e·ρ'` (ρ without e)
 /// is one too, with every event observing the same. e observes what it must after `s`
 /// (it is executable there), and its step is fixed by its observations, so it writes the
-/// same. The memory of every later prefix differs from the original only in the cells e
-/// writes, which no event of ρ' reads (the candidate included, when it is in ρ). The
+/// same. Only the cells e writes can differ between the two runs' prefixes. A read of such
+/// a cell W before p in ρ does not observe W's value at `s`, so some write of W (all of
+/// W: no later event writes part of it) comes between `s` and it, in both runs; a read
+/// after p does not observe e's value, so some write of W comes between e and it, in both
+/// runs. Either way it observes the same write. The candidate reads no such cell. The
 /// synchronisation objects are untouched by e, so every lock and join is enabled where it
 /// was; e's thread is not inside an atomic section after e, and if some thread was inside
-/// one after `s`, it is e's (e is runnable there), so p = 0. The paper's rule asks less
-/// (the cell's current and new values unneeded by the reads left); with values compared
-/// by their bytes that would need the reads' types, so this form asks that none is left.
+/// one after `s`, it is e's (e is runnable there), so p = 0.
 /// The witness it finds may leave different values in those cells than another would:
-/// the exploration never reads a witness's memory (its children's observations come from
-/// VerifySC), only its threads' positions and synchronisation, which e leaves as they were.
+/// the exploration reads a witness's memory only where it is the same in every witness
+/// (its children's observations come from VerifySC; a wait named through memory, see
+/// `wait_fixed` in the parent module), and its threads' positions and synchronisation,
+/// which e leaves as they were.
 fn quiet_write(
     s: &State,
     id: EvId,
@@ -478,34 +487,67 @@ fn quiet_write(
     {
         return false;
     }
-    let writes: Vec<&Target> = ran
-        .step
-        .accesses
-        .iter()
-        .filter(|a| a.write)
-        .map(|a| &a.target)
-        .collect();
-    let global = |w: &&Target| matches!(w, Target::Mem { obj, .. } if obj.owner == 0);
-    if writes.is_empty() || !writes.iter().all(global) {
+    // Per cell written: the cell, its value before e and after it.
+    let mut cells: Vec<(Target, u64, u64)> = Vec::new();
+    for a in ran.step.accesses.iter().filter(|a| a.write) {
+        let before = s.machine.global_summary(&a.target);
+        let after = ran.machine.global_summary(&a.target);
+        let (Some(before), Some(after)) = (before, after) else {
+            return false;
+        };
+        cells.push((a.target, before, after));
+    }
+    if cells.is_empty() {
         return false;
     }
-    let read = |r: &Target| {
+    let touches = |x: &Target, w: &Target| {
         let read = Access {
-            target: *r,
+            target: *x,
             write: false,
             value: 0,
         };
-        writes.iter().any(|w| causal::overlaps(&read, w))
+        causal::overlaps(&read, w)
     };
-    let read_later = inst.iter().enumerate().any(|(q, evs)| {
+    // Whether a later event needs a value of a written cell, or touches part of one.
+    let needs = |e: &Ev| {
+        let values = e.obs.iter().filter_map(|o| match o {
+            Obs::Mem(v) => Some(v),
+            _ => None,
+        });
+        let reads_one = e.reads.iter().zip(values).any(|(r, v)| {
+            cells.iter().any(|(w, before, after)| {
+                touches(r, w)
+                    && (r != w
+                        || closure::read_key(v, cell_len(w))
+                            .is_none_or(|k| k == *before || k == *after))
+            })
+        });
+        let writes_part = e
+            .writes
+            .iter()
+            .any(|(x, _)| cells.iter().any(|(w, _, _)| touches(x, w) && x != w));
+        reads_one || writes_part
+    };
+    let needed_later = inst.iter().enumerate().any(|(q, evs)| {
         let from = s.counts.get(q).copied().unwrap_or(0) as usize + usize::from(q == t);
-        evs.iter().skip(from).any(|e| e.reads.iter().any(read))
+        evs.iter().skip(from).any(needs)
     });
     let cand_reads = match cand {
-        Some(_) if s.cand.is_none() => order.cand_reads.is_none_or(|rs| rs.iter().any(read)),
+        Some(_) if s.cand.is_none() => order.cand_reads.is_none_or(|rs| {
+            rs.iter()
+                .any(|r| cells.iter().any(|(w, _, _)| touches(r, w)))
+        }),
         _ => false,
     };
-    !read_later && !cand_reads
+    !needed_later && !cand_reads
+}
+
+/// The length of a memory cell in bytes.
+fn cell_len(t: &Target) -> u64 {
+    match t {
+        Target::Mem { len, .. } => *len,
+        _ => u64::MAX,
+    }
 }
 
 /// The step ended the run before the other threads finished: a violation, a trap or a
