@@ -243,9 +243,11 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
         // or thread named through memory that other witnesses of the instance leave
         // different (`wait_fixed`), its wait may pass at the end of another witness: the
         // run is recorded, and the node is still searched like any other.
-        let last = ended.is_some()
-            || (0..node.machine.num_threads())
-                .all(|t| node.machine.is_over(t) || wait_fixed(&node.inst, &node.machine, t));
+        let over = ended.is_some();
+        let last = || {
+            over || (0..node.machine.num_threads())
+                .all(|t| node.machine.is_over(t) || wait_fixed(&node.inst, &node.machine, t))
+        };
         if leaf {
             f.stats.executions += 1;
             if let Some(seen) = &mut classes_seen {
@@ -258,7 +260,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
                     break 'search;
                 }
             }
-            if last {
+            if last() {
                 continue;
             }
         }
