@@ -548,3 +548,18 @@ fn a_wait_named_through_memory_two_threads_write_is_searched() {
         &["lock_through_pointer_false.c"],
     );
 }
+
+/// A wait named through memory that a single other thread writes: every witness of the
+/// node's instance ends after that write, where the wait blocks, but the wait's read can
+/// run before it and name a mutex or thread that lets it pass. Only a cell no other thread
+/// writes (besides thread 0 before its first thread creation) fixes what it waits for.
+#[test]
+fn a_wait_named_through_memory_one_other_thread_writes_is_searched() {
+    assert_verdicts(
+        &["lock_through_pointer_one_writer_true.c"],
+        &[
+            "lock_through_pointer_one_writer_false.c",
+            "join_through_memory_one_writer_false.c",
+        ],
+    );
+}

@@ -240,8 +240,8 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
         node.inst.resize_with(node.machine.num_threads(), Vec::new);
         let leaf = ended.is_some() || node.machine.runnable().is_empty();
         // A run ended with every thread over or waiting. When some thread waits for a mutex
-        // or thread named through memory that other witnesses of the instance leave
-        // different (`wait_fixed`), its wait may pass at the end of another witness: the
+        // or thread named through memory another thread writes (`wait_fixed`), its wait may
+        // name another one, and pass, at another point of a witness of the instance: the
         // run is recorded, and the node is still searched like any other.
         let over = ended.is_some();
         let last = || {
@@ -306,8 +306,9 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
             // that have a witness running the whole instance.
             // The wake-up of a condition wait is a lock of its mutex (the wait is an unlock
             // and a lock, see `dpor`'s "Condition variables"). Which mutex or thread it waits
-            // for must be the same at the end of every witness (`wait_fixed`): read through
-            // memory that other witnesses leave different, another witness may let it pass.
+            // for must be the same wherever it can run in a witness (`wait_fixed`): read
+            // through memory another thread writes, it may name another one earlier in a
+            // witness, and pass there.
             let waits = match node.machine.next_kind(t) {
                 Some(InstrKind::ThreadJoin { .. } | InstrKind::MutexLock(_)) => true,
                 Some(InstrKind::CondWait { .. }) => node.machine.cond_waiting(t),
@@ -388,15 +389,21 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
 }
 
 /// Whether what thread `t` would wait for next (`Machine::wait_reads`: the mutex or thread
-/// its next step names through memory) is the same at the end of every witness of `inst`,
-/// `m` being one. Every cell it reads must be written, in the instance, by the events of
-/// at most one thread: a witness keeps each thread's order, so it ends with that thread's
-/// last write of each byte, or with the initial value when there is none. Then whether
-/// the wait passes is fixed by the synchronisation objects, which the instance fixes (its
-/// observations order each mutex's operations, see `event::run`, and which threads are
-/// over). A cell written by two threads can end with either's value, and the wait may
-/// name another mutex or thread there.
+/// its next step names through memory) is the same wherever its next step can run in a
+/// witness of `inst` plus that step, `m` being the end of one witness. The step follows
+/// every event of `inst` of its own thread, but it can run before any event of another
+/// thread: a cell it reads is fixed only when no other thread's event of `inst` writes it
+/// (it then holds the initial value or `t`'s last write of each byte wherever the step
+/// runs). Thread 0's events before its first thread creation are an exception: they
+/// precede every event of every other thread. Then whether the wait passes is fixed by the
+/// synchronisation objects, which the instance fixes (its observations order each mutex's
+/// operations, see `event::run`, and which threads are over). A cell another thread writes
+/// can hold another value where the step runs, even when that thread is the only writer
+/// (`lock_through_pointer_one_writer_false.c`: the locker reads the index before the
+/// writer's write, while every witness ends after it), and the wait may name another
+/// mutex or thread there.
 fn wait_fixed(inst: &[Vec<Ev>], m: &Machine, t: usize) -> bool {
+    const THREADS: event::SyncKey = (1, 0, 0, 0);
     let Some(reads) = m.wait_reads(t) else {
         return false;
     };
@@ -406,11 +413,17 @@ fn wait_fixed(inst: &[Vec<Ev>], m: &Machine, t: usize) -> bool {
             write: false,
             value: 0,
         };
-        let writes = |evs: &Vec<Ev>| {
-            evs.iter()
-                .any(|e| e.writes.iter().any(|(w, _)| causal::overlaps(&read, w)))
-        };
-        inst.iter().filter(|evs| writes(evs)).count() <= 1
+        let writes = |e: &Ev| e.writes.iter().any(|(w, _)| causal::overlaps(&read, w));
+        inst.iter().enumerate().filter(|&(q, _)| q != t).all(|(q, evs)| {
+            let from = if q == 0 {
+                evs.iter()
+                    .position(|e| e.sync_writes.contains(&THREADS))
+                    .unwrap_or(0)
+            } else {
+                0
+            };
+            !evs[from..].iter().any(writes)
+        })
     })
 }
 
