@@ -565,13 +565,17 @@ impl<'p> Machine<'p> {
         Some(cx.reads.iter().map(|a| a.target).collect())
     }
 
-    /// The summary (`summary`) of the bytes of a cell of a global object in this state, the
-    /// way a write of them is logged; `None` for any other cell.
+    /// The summary (`summary`) of the bytes of a cell of a global variable in this state, the
+    /// way a write of them is logged; `None` for any other cell. main's frame (and its
+    /// initialiser's frame and thread-locals) also belongs to owner 0, but is not one: its
+    /// locals start indeterminate, and a read of indeterminate bytes fills them with a
+    /// nondet value without a logged write (`fill_undefined`). `start` makes the globals
+    /// first, so they are the objects of owner 0 numbered below their count.
     pub fn global_summary(&self, cell: &Target) -> Option<u64> {
         let Target::Mem { obj, off, len } = *cell else {
             return None;
         };
-        if obj.owner != 0 {
+        if obj.owner != 0 || obj.index as usize >= self.globals.len() {
             return None;
         }
         let (bytes, _) = self.read_bytes(obj, off, len).ok()?;

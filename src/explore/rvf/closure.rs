@@ -47,9 +47,10 @@
 //! w' <τ s (s is the last before r, w' ∉ S_r, so w' ≠ s), and s ≤P g. (4) s <P w', and
 //! w' cannot lie between s and r: it follows r.
 //!
-//! Only reads that can be compared exactly are constrained: reads of global cells (written
-//! only through logged writes: a filled indeterminate value never lands in a global, which
-//! starts zeroed), whose every write in the instance covers exactly the cell (a write that
+//! Only reads that can be compared exactly are constrained: reads of cells of global
+//! variables (written only through logged writes: a filled indeterminate value never lands
+//! in a global, which starts zeroed; main's locals, which share the globals' owner, are
+//! left out for that reason: `Machine::global_summary`), whose every write in the instance covers exactly the cell (a write that
 //! covers part of it would mix bytes), by an event that does not write the cell itself (an
 //! atomic step that reads what it wrote), of a value whose bytes are known: a scalar of at
 //! most 8 bytes (its bits are its bytes, every scalar type of that size using all its
@@ -107,7 +108,10 @@ fn memory_reads(evs: &[&Ev], init: &dyn Fn(&Target) -> Option<u64>) -> Vec<MemRe
             let &Target::Mem { obj, len, .. } = cell else {
                 continue;
             };
-            let Some(key) = read_key(v, len).filter(|_| obj.owner == 0) else {
+            // `init` knows only the cells of global variables (not main's locals, which
+            // also belong to owner 0 but can change without a logged write).
+            let (Some(key), Some(init)) = (read_key(v, len).filter(|_| obj.owner == 0), init(cell))
+            else {
                 continue;
             };
             if e.writes.iter().any(|(w, _)| touches(cell, w)) {
@@ -137,7 +141,7 @@ fn memory_reads(evs: &[&Ev], init: &dyn Fn(&Target) -> Option<u64>) -> Vec<MemRe
                 reader: r,
                 writes,
                 good,
-                init: init(cell).is_none_or(|i| i == key),
+                init: init == key,
             });
         }
     }
@@ -146,7 +150,8 @@ fn memory_reads(evs: &[&Ev], init: &dyn Fn(&Target) -> Option<u64>) -> Vec<MemRe
 
 /// False when the instance `inst`, with the event `cand` appended to its thread when given,
 /// has no witness by the closure; true says nothing. `init` gives the summary of a global
-/// cell's initial bytes (`None`: unknown, any initial value may be good).
+/// variable's cell's initial bytes (`None`: not a cell of a global variable, whose memory
+/// reads the closure then leaves alone).
 pub fn consistent(
     inst: &[Vec<Ev>],
     cand: Option<(usize, &Ev)>,

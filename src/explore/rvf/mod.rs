@@ -414,16 +414,19 @@ fn wait_fixed(inst: &[Vec<Ev>], m: &Machine, t: usize) -> bool {
             value: 0,
         };
         let writes = |e: &Ev| e.writes.iter().any(|(w, _)| causal::overlaps(&read, w));
-        inst.iter().enumerate().filter(|&(q, _)| q != t).all(|(q, evs)| {
-            let from = if q == 0 {
-                evs.iter()
-                    .position(|e| e.sync_writes.contains(&THREADS))
-                    .unwrap_or(0)
-            } else {
-                0
-            };
-            !evs[from..].iter().any(writes)
-        })
+        inst.iter()
+            .enumerate()
+            .filter(|&(q, _)| q != t)
+            .all(|(q, evs)| {
+                let from = if q == 0 {
+                    evs.iter()
+                        .position(|e| e.sync_writes.contains(&THREADS))
+                        .unwrap_or(0)
+                } else {
+                    0
+                };
+                !evs[from..].iter().any(writes)
+            })
     })
 }
 
