@@ -201,12 +201,20 @@ pub fn run<'p>(
 /// where it reads is computed from its thread's own state (registers, the values its earlier
 /// steps read) and the nondet values it takes before, so one run per vector of nondet
 /// values (`run_all`) finds every cell; only an atomic section reads more than once in one
-/// step, and there the later reads can go where an earlier one points.
+/// step, and there the later reads can go where an earlier one points. A run from `m`
+/// that ends the run or stops inside an atomic section may have stopped short of reads
+/// the step makes from another state: an atomic section whose lock blocks in `m` (its
+/// mutex named through memory) reads on where the lock passes
+/// (`atomic_lock_blocked_at_node_false.c`).
 pub fn next_reads(m: &Machine, t: usize, idx: u32, sync: &SyncWriters) -> Option<Vec<Target>> {
     let mut reads = Vec::new();
     for ran in run_all(m, t, idx, sync).ok()? {
         let ev = ran.event();
-        if ran.step.atomic || ev.reads.len() > 1 {
+        if ran.step.atomic
+            || ran.step.end.is_some()
+            || ran.machine.in_atomic(t)
+            || ev.reads.len() > 1
+        {
             return None;
         }
         reads.extend(ev.reads);

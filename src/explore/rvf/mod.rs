@@ -219,7 +219,11 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
                     }
                 };
                 f.stats.steps += 1;
-                if !ran.obs.is_empty() {
+                // A step that leaves its thread inside an atomic section was cut short (its
+                // section blocks here, at a lock whose mutex this witness's memory names):
+                // from another witness's state the same step runs the whole section and may
+                // observe things. It is no non-read event (`atomic_lock_blocked_at_node_false.c`).
+                if !ran.obs.is_empty() || ran.machine.in_atomic(t) {
                     continue;
                 }
                 let ev = ran.event();
