@@ -582,7 +582,7 @@ fn reads_of_main_locals_are_not_constrained_by_their_logged_writes() {
 /// An atomic section that, run from a node's witness state, blocks right after it opens (its
 /// lock's mutex is named through memory that the witness left pointing at a held mutex)
 /// is cut short there: it is no non-read event of the extension, and the cells it reads are
-/// not known from that run (`event::next_reads`), so greedy rule 1b must not take a write
+/// not known from that run (`event::next_cells`), so greedy rule 1b must not take a write
 /// of what the whole section would read alone.
 #[test]
 fn an_atomic_section_cut_short_at_a_node_is_searched_whole() {

@@ -195,18 +195,19 @@ pub fn run<'p>(
     })
 }
 
-/// The shared memory the next step of thread `t` (event `idx`) can read, run from any state
-/// in which its thread is where it is in `m`: `None` when that can depend on what the step
-/// reads. An instruction does at most one fresh shared read per step (`Machine::step`), and
-/// where it reads is computed from its thread's own state (registers, the values its earlier
-/// steps read) and the nondet values it takes before, so one run per vector of nondet
-/// values (`run_all`) finds every cell; only an atomic section reads more than once in one
-/// step, and there the later reads can go where an earlier one points. A run from `m`
+/// The shared memory the next step of thread `t` (event `idx`) can read or write, run from
+/// any state in which its thread is where it is in `m`: `None` when that can depend on what
+/// the step reads. An instruction does at most one fresh shared read per step
+/// (`Machine::step`), and where it reads or writes is computed from its thread's own state
+/// (registers, the values its earlier steps read) and the nondet values it takes before,
+/// so one run per vector of nondet values (`run_all`) finds every cell; only an atomic
+/// section reads more than once in one step, and there the later accesses can go where an
+/// earlier read points. A run from `m`
 /// that ends the run or stops inside an atomic section may have stopped short of reads
 /// the step makes from another state: an atomic section whose lock blocks in `m` (its
 /// mutex named through memory) reads on where the lock passes
 /// (`atomic_lock_blocked_at_node_false.c`).
-pub fn next_reads(m: &Machine, t: usize, idx: u32, sync: &SyncWriters) -> Option<Vec<Target>> {
+pub fn next_cells(m: &Machine, t: usize, idx: u32, sync: &SyncWriters) -> Option<Vec<Target>> {
     let mut reads = Vec::new();
     for ran in run_all(m, t, idx, sync).ok()? {
         let ev = ran.event();
@@ -218,6 +219,7 @@ pub fn next_reads(m: &Machine, t: usize, idx: u32, sync: &SyncWriters) -> Option
             return None;
         }
         reads.extend(ev.reads);
+        reads.extend(ev.writes.iter().map(|(w, _)| *w));
     }
     Some(reads)
 }

@@ -322,7 +322,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
                 continue;
             }
             let idx = node.inst.get(t).map_or(0, |v| v.len()) as u32;
-            let cand_reads = event::next_reads(&node.machine, t, idx, &node.sync);
+            let cand_cells = event::next_cells(&node.machine, t, idx, &node.sync);
             let found = match verify_sc::search(
                 &root,
                 &node.inst,
@@ -330,7 +330,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
                 verify_sc::Order {
                     aux: &node.sched,
                     greedy: true,
-                    cand_reads: cand_reads.as_deref(),
+                    cand_cells: cand_cells.as_deref(),
                 },
                 &causal,
                 opts.budget.deadline,
@@ -477,7 +477,7 @@ fn record_end(
             let plain = verify_sc::Order {
                 aux: &[],
                 greedy: false,
-                cand_reads: None,
+                cand_cells: None,
             };
             let limit = Instant::now() + std::time::Duration::from_secs(2);
             let any = CausalMap::default();

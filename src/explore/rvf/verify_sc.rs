@@ -107,9 +107,9 @@ pub struct Order<'a> {
     /// needs, alone (off: lower threads first throughout, for a witness in the order other
     /// explorers print).
     pub greedy: bool,
-    /// Every cell the candidate event can read (`event::next_reads`); `None`: not known, so
-    /// greedy rule 1b waits until the candidate has run.
-    pub cand_reads: Option<&'a [Target]>,
+    /// Every cell the candidate event can read or write (`event::next_cells`); `None`: not
+    /// known, so greedy rule 1b waits until the candidate has run.
+    pub cand_cells: Option<&'a [Target]>,
 }
 
 /// Searches the witnesses of `inst` (per thread, its events) from the initial state `root`,
@@ -446,7 +446,8 @@ fn lock_targets(
 /// writes: every later event of the instance that touches W reads or writes exactly W,
 /// and each such read observes neither value (compared by bytes, `closure::read_key`; a
 /// read whose bytes are not known counts as needing both); the candidate (unless it has
-/// run), whose value is not fixed, must not read W at all (`order.cand_reads`). It must
+/// run), whose value is not fixed, must not touch W at all (`order.cand_cells`): neither
+/// read it nor write part of it. It must
 /// also observe nothing of synchronisation, create no thread, not end the run and leave no
 /// atomic section open. This is the paper's rule (the active write and the new one are
 /// good writes of no remaining read) with values in place of writers.
@@ -459,7 +460,7 @@ fn lock_targets(
 /// a cell W before p in ρ does not observe W's value at `s`, so some write of W (all of
 /// W: no later event writes part of it) comes between `s` and it, in both runs; a read
 /// after p does not observe e's value, so some write of W comes between e and it, in both
-/// runs. Either way it observes the same write. The candidate reads no such cell. The
+/// runs. Either way it observes the same write. The candidate touches no such cell. The
 /// synchronisation objects are untouched by e, so every lock and join is enabled where it
 /// was; e's thread is not inside an atomic section after e, and if some thread was inside
 /// one after `s`, it is e's (e is runnable there), so p = 0.
@@ -532,14 +533,14 @@ fn quiet_write(
         let from = s.counts.get(q).copied().unwrap_or(0) as usize + usize::from(q == t);
         evs.iter().skip(from).any(needs)
     });
-    let cand_reads = match cand {
-        Some(_) if s.cand.is_none() => order.cand_reads.is_none_or(|rs| {
+    let cand_cells = match cand {
+        Some(_) if s.cand.is_none() => order.cand_cells.is_none_or(|rs| {
             rs.iter()
                 .any(|r| cells.iter().any(|(w, _, _)| touches(r, w)))
         }),
         _ => false,
     };
-    !needed_later && !cand_reads
+    !needed_later && !cand_cells
 }
 
 /// The length of a memory cell in bytes.
