@@ -5,7 +5,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::interp::Access;
 use super::sched::Step;
 
 /// An event's identity: thread and position in the thread.
@@ -22,10 +21,6 @@ fn ids(run: &[Step]) -> Vec<Id> {
         .collect()
 }
 
-fn same_cell(a: &Access, b: &Access) -> bool {
-    a.target == b.target || (a.conflicts(b) && !(a.write && b.write) && (a.write || b.write))
-}
-
 /// For every read of the run: the event it reads from (None: the initial value).
 fn reads_from(run: &[Step]) -> Vec<(Id, usize, Option<Id>)> {
     let id = ids(run);
@@ -34,7 +29,12 @@ fn reads_from(run: &[Step]) -> Vec<(Id, usize, Option<Id>)> {
         for (k, a) in s.accesses.iter().enumerate().filter(|(_, a)| !a.write) {
             let src = (0..i)
                 .rev()
-                .find(|&j| run[j].accesses.iter().any(|w| w.write && same_cell(w, a)))
+                .find(|&j| {
+                    run[j]
+                        .accesses
+                        .iter()
+                        .any(|w| w.write && w.target.overlaps(&a.target))
+                })
                 .map(|j| id[j]);
             out.push((id[i], k, src));
         }

@@ -180,6 +180,24 @@ impl Access {
     }
 }
 
+impl Target {
+    /// Whether the two have a cell (or a synchronisation object) in common: an access to one
+    /// conflicts with a write to the other, or they are the same target.
+    pub fn overlaps(&self, o: &Target) -> bool {
+        let w = Access {
+            target: *self,
+            write: true,
+            value: 0,
+        };
+        let a = Access {
+            target: *o,
+            write: false,
+            value: 0,
+        };
+        self == o || w.conflicts(&a)
+    }
+}
+
 /// Loop and recursion bounds, as `--unwind`: a loop's back edge is taken at most `unwind - 1`
 /// times per entry of the loop (its head passed `unwind` times), a function is active at most
 /// `unwind` times in one thread's call stack.

@@ -77,17 +77,6 @@ pub fn inside(w: EvId, f: &[u32]) -> bool {
 /// writer is outside of).
 pub type Writers = Vec<(Target, EvId, u64)>;
 
-/// Whether a write to target `w` overlaps access `a` (the cells of
-/// `classes::reads_from`).
-pub fn overlaps(a: &Access, w: &Target) -> bool {
-    let w = Access {
-        target: *w,
-        write: true,
-        value: 0,
-    };
-    a.target == w.target || a.conflicts(&w)
-}
-
 /// The memory accesses of a step whose outcome depends on earlier writes: its reads, and
 /// its writes to objects that can die (they observe that the object is alive, `event::Obs`).
 fn observing(a: &Access) -> bool {
@@ -111,7 +100,7 @@ pub fn internal(
         && step.accesses.iter().filter(|a| observing(a)).all(|a| {
             writes
                 .iter()
-                .all(|(t, w, _)| !overlaps(a, t) || inside(*w, f))
+                .all(|(t, w, _)| !a.target.overlaps(t) || inside(*w, f))
         })
 }
 

@@ -58,9 +58,8 @@
 //! pointer is compared by its bits, without its provenance: a write with the same bits
 //! counts as good, which only weakens the filter. Any other read is left to VerifySC.
 
-use super::causal;
 use super::event::{Ev, EvId, Obs, SyncKey};
-use crate::explore::interp::{summary, Access, Target, Value};
+use crate::explore::interp::{summary, Target, Value};
 
 /// The kind of the done object of a thread in a `SyncKey`.
 const DONE: u8 = 2;
@@ -90,14 +89,6 @@ pub fn read_key(v: &Value, len: u64) -> Option<u64> {
 /// The memory reads of `evs` the closure can constrain (the module doc), `init` giving the
 /// summary of a global cell's initial bytes.
 fn memory_reads(evs: &[&Ev], init: &dyn Fn(&Target) -> Option<u64>) -> Vec<MemRead> {
-    let touches = |cell: &Target, w: &Target| {
-        let read = Access {
-            target: *cell,
-            write: false,
-            value: 0,
-        };
-        causal::overlaps(&read, w)
-    };
     let mut out = Vec::new();
     for (r, e) in evs.iter().enumerate() {
         let values = e.obs.iter().filter_map(|o| match o {
@@ -114,7 +105,7 @@ fn memory_reads(evs: &[&Ev], init: &dyn Fn(&Target) -> Option<u64>) -> Vec<MemRe
             else {
                 continue;
             };
-            if e.writes.iter().any(|(w, _)| touches(cell, w)) {
+            if e.writes.iter().any(|(w, _)| cell.overlaps(w)) {
                 continue;
             }
             let mut writes = Vec::new();
@@ -127,7 +118,7 @@ fn memory_reads(evs: &[&Ev], init: &dyn Fn(&Target) -> Option<u64>) -> Vec<MemRe
                         if *value == key {
                             good.push(w);
                         }
-                    } else if touches(cell, t) {
+                    } else if cell.overlaps(t) {
                         partial = true;
                     }
                 }

@@ -130,7 +130,7 @@ use std::time::Instant;
 
 use super::classes;
 use super::findings::{out_of_budget, unenumerable, Budget, Findings};
-use super::interp::{Access, Bounds, Machine, RunEnd, Value};
+use super::interp::{Bounds, Machine, RunEnd, Value};
 use super::sched::Step;
 use crate::ir::{InstrKind, Loc, Program};
 use crate::verdict::UnknownReason;
@@ -412,12 +412,7 @@ fn wait_fixed(inst: &[Vec<Ev>], m: &Machine, t: usize) -> bool {
         return false;
     };
     reads.iter().all(|r| {
-        let read = Access {
-            target: *r,
-            write: false,
-            value: 0,
-        };
-        let writes = |e: &Ev| e.writes.iter().any(|(w, _)| causal::overlaps(&read, w));
+        let writes = |e: &Ev| e.writes.iter().any(|(w, _)| r.overlaps(w));
         inst.iter()
             .enumerate()
             .filter(|&(q, _)| q != t)
@@ -576,7 +571,7 @@ fn count_leaf(root: &Machine, inst: &[Vec<Ev>], seen: &mut BTreeSet<classes::Rvf
             let id = (t, k + 1);
             let mut causal = n.threads[t].clone();
             for a in ran.step.accesses.iter().filter(|a| !a.write) {
-                if let Some((_, r)) = n.writes.iter().rev().find(|(w, _)| causal::overlaps(a, w)) {
+                if let Some((_, r)) = n.writes.iter().rev().find(|(w, _)| a.target.overlaps(w)) {
                     causal.extend(r.iter().copied());
                 }
             }

@@ -49,7 +49,7 @@ use std::time::Instant;
 use super::causal::{self, CausalMap, Writers};
 use super::closure;
 use super::event::{self, Ev, EvId, Obs, SyncWriters, Unmodelled};
-use crate::explore::interp::{Access, Machine, RunEnd, Target};
+use crate::explore::interp::{Machine, RunEnd, Target};
 use crate::explore::sched::Step;
 
 /// A witness prefix.
@@ -501,14 +501,6 @@ fn quiet_write(
     if cells.is_empty() {
         return false;
     }
-    let touches = |x: &Target, w: &Target| {
-        let read = Access {
-            target: *x,
-            write: false,
-            value: 0,
-        };
-        causal::overlaps(&read, w)
-    };
     // Whether a later event needs a value of a written cell, or touches part of one.
     let needs = |e: &Ev| {
         let values = e.obs.iter().filter_map(|o| match o {
@@ -517,7 +509,7 @@ fn quiet_write(
         });
         let reads_one = e.reads.iter().zip(values).any(|(r, v)| {
             cells.iter().any(|(w, before, after)| {
-                touches(r, w)
+                r.overlaps(w)
                     && (r != w
                         || closure::read_key(v, cell_len(w))
                             .is_none_or(|k| k == *before || k == *after))
@@ -526,7 +518,7 @@ fn quiet_write(
         let writes_part = e
             .writes
             .iter()
-            .any(|(x, _)| cells.iter().any(|(w, _, _)| touches(x, w) && x != w));
+            .any(|(x, _)| cells.iter().any(|(w, _, _)| x.overlaps(w) && x != w));
         reads_one || writes_part
     };
     let needed_later = inst.iter().enumerate().any(|(q, evs)| {
@@ -536,7 +528,7 @@ fn quiet_write(
     let cand_cells = match cand {
         Some(_) if s.cand.is_none() => order.cand_cells.is_none_or(|rs| {
             rs.iter()
-                .any(|r| cells.iter().any(|(w, _, _)| touches(r, w)))
+                .any(|r| cells.iter().any(|(w, _, _)| r.overlaps(w)))
         }),
         _ => false,
     };
