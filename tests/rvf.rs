@@ -404,7 +404,7 @@ fn closure_rejects_memory_reads_without_a_visible_write_of_their_value() {
     assert!(closure(&[vec![wr(1)], vec![rd(1)]]));
     assert!(closure(&[vec![wr(1)], vec![rd(0)]]));
     assert!(!closure(&[vec![wr(1)], vec![rd(2)]]));
-    // With the initial value unknown, any value may be it.
+    // A cell `init` does not know (not a global variable's) is left alone.
     assert!(rvf::closure::consistent(
         &[vec![wr(1)], vec![rd(2)]],
         None,

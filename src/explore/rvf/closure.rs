@@ -58,11 +58,8 @@
 //! pointer is compared by its bits, without its provenance: a write with the same bits
 //! counts as good, which only weakens the filter. Any other read is left to VerifySC.
 
-use super::event::{Ev, EvId, Obs, SyncKey};
+use super::event::{Ev, EvId, SyncKey, DONE};
 use crate::explore::interp::{summary, Target, Value};
-
-/// The kind of the done object of a thread in a `SyncKey`.
-const DONE: u8 = 2;
 
 /// A memory read the closure constrains: the reader, the events that write its cell, those
 /// among them that write what it observes, and whether the initial value is what it
@@ -74,9 +71,12 @@ struct MemRead {
     init: bool,
 }
 
-/// The key of a memory read's observation of `len` bytes, comparable with the summaries
-/// of writes; `None` when its bytes are not known from it.
-pub fn read_key(v: &Value, len: u64) -> Option<u64> {
+/// The key of a memory read's observation `v` of the cell `cell`, comparable with the
+/// summaries of writes; `None` when its bytes are not known from it.
+pub fn read_key(v: &Value, cell: &Target) -> Option<u64> {
+    let &Target::Mem { len, .. } = cell else {
+        return None;
+    };
     match v {
         Value::Scalar(s) if len <= 8 => {
             Some(s.bits & u64::MAX.checked_shr(64 - 8 * len as u32).unwrap_or(0))
@@ -91,18 +91,10 @@ pub fn read_key(v: &Value, len: u64) -> Option<u64> {
 fn memory_reads(evs: &[&Ev], init: &dyn Fn(&Target) -> Option<u64>) -> Vec<MemRead> {
     let mut out = Vec::new();
     for (r, e) in evs.iter().enumerate() {
-        let values = e.obs.iter().filter_map(|o| match o {
-            Obs::Mem(v) => Some(v),
-            _ => None,
-        });
-        for (cell, v) in e.reads.iter().zip(values) {
-            let &Target::Mem { obj, len, .. } = cell else {
-                continue;
-            };
+        for (cell, v) in e.mem_reads() {
             // `init` knows only the cells of global variables (not main's locals, which
             // also belong to owner 0 but can change without a logged write).
-            let (Some(key), Some(init)) = (read_key(v, len).filter(|_| obj.owner == 0), init(cell))
-            else {
+            let (Some(key), Some(init)) = (read_key(v, cell), init(cell)) else {
                 continue;
             };
             if e.writes.iter().any(|(w, _)| cell.overlaps(w)) {

@@ -60,11 +60,17 @@ pub enum Unmodelled {
     Access(&'static str),
 }
 
+/// The kinds of synchronisation object, the first part of a `SyncKey`.
+pub const MUTEX: u8 = 0;
+pub const DONE: u8 = 2;
+/// The thread table's key (a thread creation writes it).
+pub const THREADS: SyncKey = (1, 0, 0, 0);
+
 fn sync_key(t: &Target) -> Option<SyncKey> {
     match *t {
-        Target::Mutex(o, off) => Some((0, o.owner, o.index, off)),
-        Target::Threads => Some((1, 0, 0, 0)),
-        Target::Done(t) => Some((2, t as u32, 0, 0)),
+        Target::Mutex(o, off) => Some((MUTEX, o.owner, o.index, off)),
+        Target::Threads => Some(THREADS),
+        Target::Done(t) => Some((DONE, t as u32, 0, 0)),
         _ => None,
     }
 }
@@ -89,6 +95,17 @@ pub struct Ev {
     /// (`interp::summary`): whether a wait's address is the same in every witness, and the
     /// closure's good writes of a memory read.
     pub writes: Vec<(Target, u64)>,
+}
+
+impl Ev {
+    /// Its shared memory reads, each with the value it observes.
+    pub fn mem_reads(&self) -> impl Iterator<Item = (&Target, &Value)> {
+        let values = self.obs.iter().filter_map(|o| match o {
+            Obs::Mem(v) => Some(v),
+            _ => None,
+        });
+        self.reads.iter().zip(values)
+    }
 }
 
 /// A step run from a state: the state after it, the step and its observations.

@@ -407,7 +407,6 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
 /// writer's write, while every witness ends after it), and the wait may name another
 /// mutex or thread there.
 fn wait_fixed(inst: &[Vec<Ev>], m: &Machine, t: usize) -> bool {
-    const THREADS: event::SyncKey = (1, 0, 0, 0);
     let Some(reads) = m.wait_reads(t) else {
         return false;
     };
@@ -419,7 +418,7 @@ fn wait_fixed(inst: &[Vec<Ev>], m: &Machine, t: usize) -> bool {
             .all(|(q, evs)| {
                 let from = if q == 0 {
                     evs.iter()
-                        .position(|e| e.sync_writes.contains(&THREADS))
+                        .position(|e| e.sync_writes.contains(&event::THREADS))
                         .unwrap_or(0)
                 } else {
                     0

@@ -405,11 +405,10 @@ fn lock_targets(
     ev: &Ev,
     init: &dyn Fn(&Target) -> Option<u64>,
 ) -> Option<Vec<Obs>> {
-    const MUTEX: u8 = 0;
     let [(key, _)] = ev.sync_reads[..] else {
         return None;
     };
-    if key.0 != MUTEX || ev.obs.len() != 1 || !ev.choices.is_empty() {
+    if key.0 != event::MUTEX || ev.obs.len() != 1 || !ev.choices.is_empty() {
         return None;
     }
     let mut writers = vec![None];
@@ -441,15 +440,16 @@ fn lock_targets(
 
 /// Greedy rule 1b (Section 4.2), for writes: whether the event `id` (`ev`, executable after
 /// the prefix `s` and run there as `ran`) may be taken without trying the prefix's other
-/// extensions. It may when it writes only global memory, and for every cell W it writes,
+/// extensions. It may when it writes only global variables (`Machine::global_summary`), and
+/// for every cell W it writes,
 /// no event still to run needs W's value before it (the current one) or the value it
 /// writes: every later event of the instance that touches W reads or writes exactly W,
 /// and each such read observes neither value (compared by bytes, `closure::read_key`; a
 /// read whose bytes are not known counts as needing both); the candidate (unless it has
 /// run), whose value is not fixed, must not touch W at all (`order.cand_cells`): neither
-/// read it nor write part of it. It must
-/// also observe nothing of synchronisation, create no thread, not end the run and leave no
-/// atomic section open. This is the paper's rule (the active write and the new one are
+/// read it nor write part of it. It must also observe nothing of synchronisation (a thread
+/// creation observes the thread table), not end the run and leave no atomic section open.
+/// This is the paper's rule (the active write and the new one are
 /// good writes of no remaining read) with values in place of writers.
 ///
 /// Why that loses no witness, no candidate observation and no run the candidate ends: let
@@ -481,8 +481,6 @@ fn quiet_write(
     let (t, _) = id;
     if !ev.sync_reads.is_empty()
         || !ev.sync_writes.is_empty()
-        || ev.obs.contains(&Obs::Alive)
-        || !ran.step.created.is_empty()
         || ran.step.end.is_some()
         || ran.machine.in_atomic(t)
     {
@@ -503,16 +501,11 @@ fn quiet_write(
     }
     // Whether a later event needs a value of a written cell, or touches part of one.
     let needs = |e: &Ev| {
-        let values = e.obs.iter().filter_map(|o| match o {
-            Obs::Mem(v) => Some(v),
-            _ => None,
-        });
-        let reads_one = e.reads.iter().zip(values).any(|(r, v)| {
+        let reads_one = e.mem_reads().any(|(r, v)| {
             cells.iter().any(|(w, before, after)| {
                 r.overlaps(w)
                     && (r != w
-                        || closure::read_key(v, cell_len(w))
-                            .is_none_or(|k| k == *before || k == *after))
+                        || closure::read_key(v, w).is_none_or(|k| k == *before || k == *after))
             })
         });
         let writes_part = e
@@ -533,14 +526,6 @@ fn quiet_write(
         _ => false,
     };
     !needed_later && !cand_cells
-}
-
-/// The length of a memory cell in bytes.
-fn cell_len(t: &Target) -> u64 {
-    match t {
-        Target::Mem { len, .. } => *len,
-        _ => u64::MAX,
-    }
 }
 
 /// The step ended the run before the other threads finished: a violation, a trap or a
