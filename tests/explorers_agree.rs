@@ -36,50 +36,20 @@ fn cases() -> Vec<(PathBuf, bool, u32)> {
     out
 }
 
-/// Programs dpor and cdpor get wrong today (a known bug, not a tolerance): a lock or join
-/// that names its mutex or thread through memory another thread writes (`ms[idx]`). The
-/// pending lock's races (`dpor`'s `blocked_lock_races`) give it only its mutex access, not
-/// its read of `idx`, so the order in which it reads `idx` before the write is never
-/// explored, and they answer TRUE. The SAT engines and rvf answer FALSE. A listed program
-/// on which an explorer becomes right fails the test, so that the list shrinks with the fix.
-const DPOR_MISSES: &[&str] = &[
-    "atomic_lock_blocked_at_node_false.c",
-    "join_through_memory_one_writer_false.c",
-    "lock_through_pointer_one_writer_false.c",
-];
-
 fn run(explorer: Explorer) -> (usize, Vec<String>) {
-    run_except(explorer, &[])
-}
-
-/// `run`, where the programs named in `misses` must still be wrong (see `DPOR_MISSES`).
-fn run_except(explorer: Explorer, misses: &[&str]) -> (usize, Vec<String>) {
     let mut decided = 0;
     let mut wrong = Vec::new();
     for (path, expect_true, unwind) in cases() {
-        let missed = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| misses.contains(&n));
         let prog = frontend::load_file(&path, DataModel::Lp64).expect("lowers");
         let opts = EngineOptions {
             timeout: Some(Duration::from_secs(5)),
             ..EngineOptions::with_unwind(unwind)
         };
         let v = verify(&prog, &opts, explorer, Some(20_000)).verdict;
-        let right = matches!(
-            (&v, expect_true),
-            (Verdict::True { .. }, true) | (Verdict::False { .. }, false)
-        );
-        match v {
-            Verdict::Unknown(_) => {}
-            _ if missed && right => wrong.push(format!(
-                "{}: now right, take it off DPOR_MISSES",
-                path.display()
-            )),
-            _ if missed => {}
-            _ if right => decided += 1,
-            v => wrong.push(format!("{}: {v:?}", path.display())),
+        match (v, expect_true) {
+            (Verdict::Unknown(_), _) => {}
+            (Verdict::True { .. }, true) | (Verdict::False { .. }, false) => decided += 1,
+            (v, _) => wrong.push(format!("{}: {v:?}", path.display())),
         }
     }
     (decided, wrong)
@@ -87,14 +57,14 @@ fn run_except(explorer: Explorer, misses: &[&str]) -> (usize, Vec<String>) {
 
 #[test]
 fn dpor_agrees_with_the_expected_verdicts() {
-    let (decided, wrong) = run_except(Explorer::Dpor, DPOR_MISSES);
+    let (decided, wrong) = run(Explorer::Dpor);
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     assert!(decided >= 60, "only {decided} programs decided");
 }
 
 #[test]
 fn cdpor_agrees_with_the_expected_verdicts() {
-    let (decided, wrong) = run_except(Explorer::Cdpor, DPOR_MISSES);
+    let (decided, wrong) = run(Explorer::Cdpor);
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     assert!(decided >= 60, "only {decided} programs decided");
 }

@@ -923,3 +923,89 @@ fn locations_of_a_preprocessed_file_are_its_own_lines() {
     assert_eq!(prop.loc.line, 6);
     assert!(p.files[prop.loc.file as usize].ends_with("task.i"));
 }
+
+#[test]
+fn thread_and_mutex_operands_are_read_before_the_call() {
+    let src = "#include <pthread.h>
+        pthread_mutex_t ms[2]; int idx; pthread_t hs[2]; struct s { pthread_mutex_t m; } *sp;
+        void *f(void *a) { return 0; }
+        int main(void) {
+          int i = 0;
+          pthread_create(&hs[idx], 0, f, (void *)&idx);
+          pthread_mutex_lock(&ms[idx]);
+          pthread_mutex_unlock(&sp->m);
+          pthread_join(hs[i], 0);
+          return 0;
+        }";
+    let p = lower(src);
+    let main = instrs(&p, "main");
+    let (idx, sp, hs) = (var(&p, "idx"), var(&p, "sp"), var(&p, "hs"));
+    // No synchronisation operand reads a variable other than a temporary; each read of
+    // idx, sp and hs[i] is an assignment of its own before the call.
+    for k in main.iter().filter(|k| k.synchronises()) {
+        k.walk_exprs(&mut |e| {
+            if let ExprKind::Read(pl) = &e.kind {
+                match pl.base {
+                    PlaceBase::Var(v) => assert!(
+                        matches!(p.vars[v].kind, VarKind::Temp(_)),
+                        "{k:?} reads {}",
+                        p.vars[v].name
+                    ),
+                    PlaceBase::Deref(_) => panic!("{k:?} reads through a pointer"),
+                }
+            }
+        });
+    }
+    let read_into_temp = |v: VarId| {
+        main.iter().any(|k| {
+            matches!(k, InstrKind::Assign { dst, src } if matches!(dst.base, PlaceBase::Var(t) if matches!(p.vars[t].kind, VarKind::Temp(_)))
+                && matches!(&src.kind, ExprKind::Read(pl) if pl.base == PlaceBase::Var(v)))
+        })
+    };
+    assert!(read_into_temp(idx), "idx is read into a temporary");
+    assert!(read_into_temp(sp), "sp is read into a temporary");
+    assert!(read_into_temp(hs), "hs[i] is read into a temporary");
+    // The handle written by the creation stays a direct place.
+    assert!(main.iter().any(|k| matches!(k,
+        InstrKind::ThreadCreate { handle, .. } if handle.base == PlaceBase::Var(hs))));
+}
+
+#[test]
+fn validation_rejects_a_lock_that_reads_memory() {
+    let mut p = lower(
+        "#include <pthread.h>
+        pthread_mutex_t ms[2]; int idx;
+        int main(void) { pthread_mutex_lock(&ms[idx]); return 0; }",
+    );
+    let (ms, idx) = (var(&p, "ms"), var(&p, "idx"));
+    let f = p.func_by_name("main").expect("main");
+    let body = p.funcs[f].body.as_mut().expect("body");
+    let lock = body
+        .instrs
+        .values_mut()
+        .find(|i| matches!(i.kind, InstrKind::MutexLock(_)))
+        .expect("a lock");
+    let InstrKind::MutexLock(op) = &mut lock.kind else {
+        unreachable!()
+    };
+    let ExprKind::AddrOf(place) = &mut op.kind else {
+        panic!("the lock names &ms[..] directly: {op:?}")
+    };
+    assert_eq!(place.base, PlaceBase::Var(ms));
+    let Some(Proj::Index { index, .. }) = place.projs.first_mut() else {
+        panic!("an index")
+    };
+    let ty = index.ty;
+    **index = Expr::read(Place::var(idx, p.vars[idx].ty));
+    if index.ty != ty {
+        **index = Expr {
+            kind: ExprKind::Cast(Box::new((**index).clone())),
+            ty,
+        };
+    }
+    let err = yogar::ir::validate::validate(&p).expect_err("a lock reading idx is invalid");
+    assert!(
+        err.contains("synchronisation operand reads memory"),
+        "{err}"
+    );
+}

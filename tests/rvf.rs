@@ -261,10 +261,10 @@ fn closure_rejects_two_acquisitions_of_one_release() {
 /// Two threads that write x and read it back: at the node where both reads are next, the
 /// causal map forbids the second thread's children to have the first read observe only
 /// events of that node. Without it the same instances are reached again and dropped by the
-/// memo; with it they are never reached (no instance twice, `redundant` 0), the witness
-/// searches visit no more prefixes (fewer before greedy rule 1b, which is off under a map
-/// and now saves as many without one), and the explored instances, executions, classes and
-/// verdicts are the same. The FALSE twin stays FALSE.
+/// memo; with it they are never reached (no instance twice, `redundant` 0), and the explored
+/// instances, executions, classes and verdicts are the same. The FALSE twin stays FALSE.
+/// (Witness-search steps are not compared: greedy rule 1b is off under a map, and saves
+/// about as many steps without one as the map does.)
 #[test]
 fn causal_maps_cut_revisits_and_keep_the_verdict() {
     for (name, violation) in [
@@ -279,7 +279,6 @@ fn causal_maps_cut_revisits_and_keep_the_verdict() {
         assert_eq!(w.redundant, 0, "{name}: {w:?}");
         assert!(w.causal_cuts > 0, "{name}: {w:?}");
         assert_eq!(wo.causal_cuts, 0, "{name}: {wo:?}");
-        assert!(w.steps <= wo.steps, "{name}: {w:?} vs {wo:?}");
         assert_eq!(w.nodes, wo.nodes, "{name}: {w:?} vs {wo:?}");
         assert_eq!(w.executions, wo.executions, "{name}");
         // After a violation a witness search stops (`verify_sc::search` returns at the first

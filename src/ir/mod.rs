@@ -20,7 +20,11 @@
 //! - atomic sections may nest (a `__VERIFIER_atomic_begin` inside an atomic function called
 //!   through a pointer): a thread is atomic while its begin/end depth is positive;
 //! - mutexes and condition variables are the objects their pointer operands designate; an
-//!   all-zero object (static `PTHREAD_MUTEX_INITIALIZER`) is an unlocked mutex.
+//!   all-zero object (static `PTHREAD_MUTEX_INITIALIZER`) is an unlocked mutex;
+//! - the operands of thread and synchronisation instructions ([`InstrKind::synchronises`])
+//!   read no memory: C evaluates a call's arguments before the call, and other threads may
+//!   run in between, so the lowering reads them first into temporaries. An engine can then
+//!   take a lock or join as one step that touches only its mutex or thread.
 //!
 //! Iterating: `program.defined_funcs()` gives `(FuncId, &Function, &Body)`; `body.instrs` is a
 //! `PrimaryMap<InstrId, Instr>` in program order; `body.successors(i)` the CFG edges;
@@ -698,6 +702,27 @@ impl Place {
 }
 
 impl InstrKind {
+    /// A thread or synchronisation instruction: one whose operands name a thread, a mutex
+    /// or a condition variable, or hand a value to another thread.
+    pub fn synchronises(&self) -> bool {
+        matches!(
+            self,
+            InstrKind::ThreadCreate { .. }
+                | InstrKind::ThreadJoin { .. }
+                | InstrKind::ThreadExit(_)
+                | InstrKind::MutexInit(_)
+                | InstrKind::MutexLock(_)
+                | InstrKind::MutexUnlock(_)
+                | InstrKind::MutexTryLock { .. }
+                | InstrKind::MutexDestroy(_)
+                | InstrKind::CondInit(_)
+                | InstrKind::CondWait { .. }
+                | InstrKind::CondSignal(_)
+                | InstrKind::CondBroadcast(_)
+                | InstrKind::CondDestroy(_)
+        )
+    }
+
     /// Calls `f` on every expression of the instruction, places included.
     pub fn walk_exprs(&self, f: &mut impl FnMut(&Expr)) {
         let place = |p: &Place, f: &mut dyn FnMut(&Expr)| p.walk(&mut |e| f(e));

@@ -111,9 +111,32 @@ impl<'p> Validator<'p> {
                         r = self.node(e);
                     }
                 });
-                r
+                r?;
+                if other.synchronises() {
+                    self.reads_no_memory(other)?;
+                }
+                Ok(())
             }
         }
+    }
+
+    /// The operands of a thread or synchronisation instruction read no memory: the lowering
+    /// reads it first, in instructions of their own (see the module doc of `ir`).
+    fn reads_no_memory(&self, k: &InstrKind) -> V {
+        let mut r = Ok(());
+        k.walk_exprs(&mut |e| {
+            let ExprKind::Read(p) = &e.kind else {
+                return;
+            };
+            let memory = match p.base {
+                PlaceBase::Deref(_) => true,
+                PlaceBase::Var(v) => self.p.vars[v].in_memory(),
+            };
+            if memory && r.is_ok() {
+                r = Err("a synchronisation operand reads memory".to_string());
+            }
+        });
+        r
     }
 
     /// Checks one expression node (not its children).

@@ -5,9 +5,6 @@
 // holding the writer's write ends with idx == 1 (the joiner waits for stuck there), yet
 // the joiner's reads can run before that write: its join must be searched.
 #include <pthread.h>
-// replay: needs search — the SAT engines read idx and hs[idx] in the join's own step (the
-// read and the join are one event there), so their witness orders the join where the concrete
-// run cannot read idx; a later run of the replay search reaches the error.
 extern void reach_error(void);
 pthread_mutex_t m;
 pthread_t hs[2];

@@ -138,6 +138,10 @@ impl Node<'_> {
 /// race with the acquisition that holds the mutex, since taking the mutex first is another
 /// trace the run never reached. The races are reversed as for executed events; without this,
 /// the order where the waiting thread takes the mutex first would never be explored.
+///
+/// The pending lock's only access is its mutex: the IR reads a lock's operand before the lock
+/// (see the invariants of `ir`), so the reads that choose the mutex are executed events of
+/// the run whose races are reversed like any other.
 fn blocked_lock_races(stack: &mut [Node], events: &[Event], m: &Machine) -> u64 {
     let mut added = 0;
     for q in 0..m.num_threads() {

@@ -419,6 +419,8 @@ pub fn translate(prog: &ir::Program) -> Result<CProgram, UnknownReason> {
     let body = prog.funcs[main].body.as_ref().expect("main has a body");
     let mut entries: Vec<(FuncId, u64)> = Vec::new();
     let mut handles: Vec<ir::Place> = Vec::new();
+    // Temporaries holding a handle's value: the lowering reads a join's operand first.
+    let mut read_handles: Vec<(ir::VarId, ir::Place)> = Vec::new();
     let mut joins = 0;
     let mut rest = None;
     for (id, instr) in body.instrs.iter() {
@@ -429,6 +431,7 @@ pub fn translate(prog: &ir::Program) -> Result<CProgram, UnknownReason> {
         match &instr.kind {
             InstrKind::Skip | InstrKind::Decl(_) => {}
             InstrKind::ThreadCreate { entry, arg, handle } if joins == 0 => {
+                read_handles.clear();
                 handles.push(handle.clone());
                 let Callee::Direct(f) = entry else {
                     return unsupported("indirect thread entry", prog, instr.loc);
@@ -443,17 +446,43 @@ pub fn translate(prog: &ir::Program) -> Result<CProgram, UnknownReason> {
                 };
                 entries.push((*f, a));
             }
+            // A handle read into a temporary for a join (the lowering reads a join's operand
+            // first); a creation in between could rewrite the handle, so it forgets them.
+            InstrKind::Assign { dst, src } => match (&dst.base, dst.projs.is_empty(), &src.kind) {
+                (ir::PlaceBase::Var(t), true, ExprKind::Read(p)) if handles.contains(p) => {
+                    read_handles.push((*t, (**p).clone()))
+                }
+                _ => {
+                    return unsupported(
+                        "main does more than create and join threads",
+                        prog,
+                        instr.loc,
+                    )
+                }
+            },
             // Each join must name a different created thread's handle.
             InstrKind::ThreadJoin {
                 retval: None,
                 thread,
-            } => match &thread.kind {
-                ExprKind::Read(p) if handles.contains(p) => {
-                    handles.retain(|h| h != &**p);
-                    joins += 1;
+            } => {
+                let handle = match &thread.kind {
+                    ExprKind::Read(p) => match (&p.base, p.projs.is_empty()) {
+                        (ir::PlaceBase::Var(t), true) => read_handles
+                            .iter()
+                            .find(|(v, _)| v == t)
+                            .map(|(_, h)| h.clone()),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                match handle {
+                    Some(h) if handles.contains(&h) => {
+                        handles.retain(|x| x != &h);
+                        joins += 1;
+                    }
+                    _ => return unsupported("join of an unknown thread handle", prog, instr.loc),
                 }
-                _ => return unsupported("join of an unknown thread handle", prog, instr.loc),
-            },
+            }
             InstrKind::Return(_) => break,
             _ => {
                 return unsupported(

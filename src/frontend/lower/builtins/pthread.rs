@@ -2,7 +2,8 @@
 //! thread-specific data keys; attributes that do not change the modelled behaviour are
 //! accepted, every other `pthread_*` function is reported as unsupported.
 
-use lang_c::span::Span;
+use lang_c::ast::Expression;
+use lang_c::span::{Node, Span};
 
 use super::super::{Lowerer, Sym, R};
 use super::{strip_casts, Builtin, Call};
@@ -24,7 +25,7 @@ impl Lowerer<'_> {
         let r: Option<Expr> = match name {
             "pthread_create" => {
                 self.arg_count(name, args, 4, span)?;
-                let h = self.ptr_arg(&args[0])?;
+                let h = self.sync_ptr_arg(&args[0])?;
                 let attr = self.rvalue(&args[1])?;
                 if !Self::is_null(&attr) {
                     self.warnings.push(format!(
@@ -32,8 +33,8 @@ impl Lowerer<'_> {
                         self.where_(span)
                     ));
                 }
-                let f = self.rvalue(&args[2])?;
-                let arg = self.rvalue(&args[3])?;
+                let f = self.sync_arg(&args[2])?;
+                let arg = self.sync_arg(&args[3])?;
                 let vp = self.types.void_ptr();
                 let arg = self.convert_arg(arg, vp, span)?;
                 let handle = self.deref_place(h, span)?;
@@ -46,15 +47,15 @@ impl Lowerer<'_> {
             }
             "pthread_join" => {
                 self.arg_count(name, args, 2, span)?;
-                let t = self.rvalue(&args[0])?;
-                let r = self.rvalue(&args[1])?;
+                let t = self.sync_arg(&args[0])?;
+                let r = self.sync_arg(&args[1])?;
                 let retval = if Self::is_null(&r) { None } else { Some(r) };
                 self.emit(InstrKind::ThreadJoin { thread: t, retval });
                 self.zero_int()
             }
             "pthread_exit" => {
                 self.arg_count(name, args, 1, span)?;
-                let v = self.rvalue(&args[0])?;
+                let v = self.sync_arg(&args[0])?;
                 let vp = self.types.void_ptr();
                 let v = self.convert_arg(v, vp, span)?;
                 self.emit(InstrKind::ThreadExit(v));
@@ -79,7 +80,7 @@ impl Lowerer<'_> {
             }
             "pthread_mutex_init" | "pthread_cond_init" => {
                 self.arg_count(name, args, 2, span)?;
-                let m = self.ptr_arg(&args[0])?;
+                let m = self.sync_ptr_arg(&args[0])?;
                 let attr = self.rvalue(&args[1])?;
                 if !Self::is_null(&attr) {
                     return Err(self.unsupported(span, format!("{name} with attributes")));
@@ -98,7 +99,7 @@ impl Lowerer<'_> {
             | "pthread_cond_broadcast"
             | "pthread_cond_destroy" => {
                 self.arg_count(name, args, 1, span)?;
-                let m = self.ptr_arg(&args[0])?;
+                let m = self.sync_ptr_arg(&args[0])?;
                 self.emit(match name {
                     "pthread_mutex_lock" => InstrKind::MutexLock(m),
                     "pthread_mutex_unlock" => InstrKind::MutexUnlock(m),
@@ -111,7 +112,7 @@ impl Lowerer<'_> {
             }
             "pthread_mutex_trylock" => {
                 self.arg_count(name, args, 1, span)?;
-                let m = self.ptr_arg(&args[0])?;
+                let m = self.sync_ptr_arg(&args[0])?;
                 let int = self.types.int32();
                 let dst = self.result_temp(int, want);
                 self.emit(InstrKind::MutexTryLock {
@@ -122,8 +123,8 @@ impl Lowerer<'_> {
             }
             "pthread_cond_wait" => {
                 self.arg_count(name, args, 2, span)?;
-                let c = self.ptr_arg(&args[0])?;
-                let m = self.ptr_arg(&args[1])?;
+                let c = self.sync_ptr_arg(&args[0])?;
+                let m = self.sync_ptr_arg(&args[1])?;
                 self.emit(InstrKind::CondWait { cond: c, mutex: m });
                 self.zero_int()
             }
@@ -172,6 +173,109 @@ impl Lowerer<'_> {
             _ => return Ok(None),
         };
         Ok(Some(r))
+    }
+
+    /// A pointer argument of a synchronisation call, with its reads of memory done first
+    /// (see [`Self::sync_arg`]).
+    fn sync_ptr_arg(&mut self, e: &Node<Expression>) -> R<Expr> {
+        let v = self.ptr_arg(e)?;
+        Ok(self.reads_first(v))
+    }
+
+    /// An argument of a thread or synchronisation call, with its reads of memory done first.
+    fn sync_arg(&mut self, e: &Node<Expression>) -> R<Expr> {
+        let v = self.rvalue(e)?;
+        Ok(self.reads_first(v))
+    }
+
+    /// `e` with every read that another thread's write could reach moved into a register
+    /// temporary assigned just before, so that the call itself reads no memory.
+    ///
+    /// Why: C evaluates a call's arguments before the call, and other threads may run in
+    /// between. `pthread_mutex_lock(&ms[idx])` may read `idx == 0`, let another thread set
+    /// `idx = 1` and take `ms[0]`, then take `ms[0]` itself. An engine that read `idx` in the
+    /// lock's own step would only see the lock at the moment it passes, when `idx` may
+    /// already be 1; for a lock or join, which wait, that loses runs (a wrong TRUE). With the
+    /// read in its own instruction, every engine orders it like any other read.
+    ///
+    /// A read stays in place only when no other thread can write it: a temporary. A local's address may be taken later in its function, so
+    /// locals and parameters count as memory here. Places keep their shape (`&t[i]` becomes
+    /// `&t[tmp]`), so a handle or mutex named directly stays a direct place.
+    fn reads_first(&mut self, e: Expr) -> Expr {
+        let Expr { kind, ty } = e;
+        let kind = match kind {
+            ExprKind::Read(p) if self.private_place(&p) => {
+                ExprKind::Read(Box::new(self.place_reads_first(*p)))
+            }
+            ExprKind::Read(p) => {
+                let t = self.temp(ty);
+                let src = Expr {
+                    kind: ExprKind::Read(p),
+                    ty,
+                };
+                self.emit(InstrKind::Assign {
+                    dst: t.clone(),
+                    src,
+                });
+                return Expr::read(t);
+            }
+            ExprKind::AddrOf(p) => ExprKind::AddrOf(Box::new(self.place_reads_first(*p))),
+            ExprKind::Const(_) | ExprKind::FuncAddr(_) => kind,
+            ExprKind::Unary(op, a) => ExprKind::Unary(op, Box::new(self.reads_first(*a))),
+            ExprKind::Cast(a) => ExprKind::Cast(Box::new(self.reads_first(*a))),
+            ExprKind::Binary(op, a, b) => {
+                let a = self.reads_first(*a);
+                ExprKind::Binary(op, Box::new(a), Box::new(self.reads_first(*b)))
+            }
+            ExprKind::PtrAdd(a, b) => {
+                let a = self.reads_first(*a);
+                ExprKind::PtrAdd(Box::new(a), Box::new(self.reads_first(*b)))
+            }
+            ExprKind::PtrDiff(a, b) => {
+                let a = self.reads_first(*a);
+                ExprKind::PtrDiff(Box::new(a), Box::new(self.reads_first(*b)))
+            }
+            ExprKind::Ite(c, a, b) => {
+                let c = self.reads_first(*c);
+                let a = self.reads_first(*a);
+                let b = self.reads_first(*b);
+                ExprKind::Ite(Box::new(c), Box::new(a), Box::new(b))
+            }
+            ExprKind::Float(op, args) => {
+                ExprKind::Float(op, args.into_iter().map(|a| self.reads_first(a)).collect())
+            }
+        };
+        Expr { kind, ty }
+    }
+
+    /// `p` with the reads in its pointer and indices done first ([`Self::reads_first`]).
+    fn place_reads_first(&mut self, p: Place) -> Place {
+        let Place { base, projs, ty } = p;
+        let base = match base {
+            PlaceBase::Deref(e) => PlaceBase::Deref(Box::new(self.reads_first(*e))),
+            b => b,
+        };
+        let projs = projs
+            .into_iter()
+            .map(|pr| match pr {
+                Proj::Index { index, elem_size } => Proj::Index {
+                    index: Box::new(self.reads_first(*index)),
+                    elem_size,
+                },
+                f => f,
+            })
+            .collect();
+        Place { base, projs, ty }
+    }
+
+    /// Whether only the running thread can write `p`: a temporary, named directly (no
+    /// pointer reaches a temporary). Even a thread-local variable may be written through a
+    /// pointer another thread holds.
+    fn private_place(&self, p: &Place) -> bool {
+        match p.base {
+            PlaceBase::Var(v) => matches!(self.vars[v].kind, VarKind::Temp(_)),
+            PlaceBase::Deref(_) => false,
+        }
     }
 
     /// The type of a key's destructor, `void (*)(void *)`.
