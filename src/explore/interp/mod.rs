@@ -600,6 +600,25 @@ impl<'p> Machine<'p> {
         Some(summary(&bytes))
     }
 
+    /// The thread whose progress thread `t` waits for, when its next step cannot run: the
+    /// holder of the mutex it would take, or the thread it would join. None for a thread
+    /// that does not exist (yet).
+    pub fn waits_for(&self, t: usize) -> Option<usize> {
+        if t >= self.threads.len() || self.enabled(t) {
+            return None;
+        }
+        let (f, i) = self.next_instr(t)?;
+        if let InstrKind::ThreadJoin { thread, .. } = &self.instr(f, i).kind {
+            let memo = self.threads[t].memo.clone();
+            return match self.eval(&mut Cx::unlimited(t, memo), thread) {
+                Ok(Value::Scalar(s)) if s.sym.is_none() => Some(s.bits as usize),
+                _ => None,
+            };
+        }
+        self.blocked_on(t)
+            .and_then(|k| self.mutexes.get(&k).copied())
+    }
+
     /// The mutex thread `t` waits for: its next step takes a mutex another thread holds.
     pub fn blocked_on(&self, t: usize) -> Option<(ObjId, u64)> {
         let (f, i) = self.next_instr(t)?;

@@ -106,28 +106,40 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    /// The next witness edge's thread. When that thread cannot move, the last one to move goes
-    /// on for up to [`STALL_STEPS`] steps without giving up the edge: the witness lists shared
-    /// accesses only, so a thread may still have to leave an atomic section or finish (for a
-    /// join) before the witness's next thread can run. After that, or when the last thread
-    /// cannot move either, edges of threads that cannot move are skipped (they were done
-    /// already, e.g. the equation reads a joined thread's id before the join waits).
+    /// The next witness edge's thread. When that thread cannot move, the thread it waits for
+    /// (`Machine::waits_for`: the one it joins, or the holder of the mutex it takes), else the
+    /// last one to move, goes on for up to [`STALL_STEPS`] steps without giving up the edge:
+    /// the witness lists shared accesses only, so a thread may still have to leave an atomic
+    /// section, unlock, or finish (for a join) before the witness's next thread can run. After
+    /// that, or when neither can move, edges of threads that cannot move are skipped (they
+    /// were done already, e.g. the equation reads a joined thread's id before the join waits).
     fn sync_guide(
         &self,
+        m: &Machine,
         guide: &mut usize,
         stall: &mut u32,
         runnable: &[usize],
         last: Option<usize>,
     ) -> Option<usize> {
         while let Some(e) = self.edges.get(*guide) {
+            // An edge no step matches (a thread's entry, an input) names no step to take:
+            // followed, it would let its thread run ahead of the witness's next access.
+            if self.free[*guide] {
+                *guide += 1;
+                continue;
+            }
             let t = e.thread as usize;
             if runnable.contains(&t) {
                 *stall = 0;
                 return Some(t);
             }
-            if let Some(l) = last.filter(|l| runnable.contains(l) && *stall < STALL_STEPS) {
+            let helper = m
+                .waits_for(t)
+                .filter(|h| runnable.contains(h))
+                .or(last.filter(|l| runnable.contains(l)));
+            if let Some(h) = helper.filter(|_| *stall < STALL_STEPS) {
                 *stall += 1;
-                return Some(l);
+                return Some(h);
             }
             *stall = 0;
             *guide += 1;
@@ -145,7 +157,7 @@ impl Search<'_> {
     ) -> Vec<usize> {
         let runnable = m.runnable();
         let mut order = Vec::with_capacity(runnable.len());
-        if let Some(t) = self.sync_guide(guide, stall, &runnable, last) {
+        if let Some(t) = self.sync_guide(m, guide, stall, &runnable, last) {
             order.push(t);
         }
         if let Some(l) = last.filter(|l| runnable.contains(l) && !order.contains(l)) {
