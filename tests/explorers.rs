@@ -74,6 +74,33 @@ fn b2_dpor_explores_9_mazurkiewicz_traces_5_reads_from_3_rvf_classes() {
     assert_eq!(classes::count(&r.runs), (9, 5, 3));
 }
 
+/// main's handles `t1, t2, t3` (their address is taken by the creations) are private to
+/// main by the sharing pass, so their accesses are no scheduling points, as they are no
+/// events of the equation: no step logs a memory access at a creation or join line (the
+/// creation's handle write, the join's read of its handle), in any of B2's runs.
+#[test]
+fn main_private_handles_are_no_accesses() {
+    use yogar::explore::interp::Target;
+    let r = dpor_all(&load("paper_b2_fig6_safe.c"), false);
+    assert_eq!(r.runs.len(), 9);
+    for run in &r.runs {
+        for step in run
+            .iter()
+            .filter(|s| s.thread == 0 && (30..=35).contains(&s.loc.line))
+        {
+            assert!(
+                !step
+                    .accesses
+                    .iter()
+                    .any(|a| matches!(a.target, Target::Mem { .. })),
+                "line {}: {:?}",
+                step.loc.line,
+                step.accesses
+            );
+        }
+    }
+}
+
 #[test]
 fn c2_has_6_mazurkiewicz_traces_3_reads_from_2_rvf_classes() {
     let r = dpor_all(&load("paper_c2_dcdpor_safe.c"), false);

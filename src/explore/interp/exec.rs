@@ -167,7 +167,7 @@ impl<'p> Machine<'p> {
                 let s = self.eval_scalar(cx, p)?;
                 // free(NULL) does nothing; the test is a decision when the value has a term.
                 if self.decide(s)? {
-                    let (o, off) = self.deref(s)?;
+                    let (o, off) = self.deref(cx.t, s)?;
                     if off != 0 || !self.obj(o).alive {
                         return trap("free of a pointer that is not a live allocation");
                     }
@@ -177,7 +177,7 @@ impl<'p> Machine<'p> {
                 self.advance(t);
             }
             InstrKind::Memset { dst, byte, len } => {
-                let (o, off) = self.deref(self.eval_scalar(cx, dst)?)?;
+                let (o, off) = self.deref(cx.t, self.eval_scalar(cx, dst)?)?;
                 let b = self.eval_scalar(cx, byte)?;
                 let n = self.eval_scalar(cx, len)?;
                 if b.sym.is_some() || n.sym.is_some() {
@@ -193,8 +193,8 @@ impl<'p> Machine<'p> {
                 self.advance(t);
             }
             InstrKind::Memcpy { dst, src, len } => {
-                let (d, doff) = self.deref(self.eval_scalar(cx, dst)?)?;
-                let (s, soff) = self.deref(self.eval_scalar(cx, src)?)?;
+                let (d, doff) = self.deref(cx.t, self.eval_scalar(cx, dst)?)?;
+                let (s, soff) = self.deref(cx.t, self.eval_scalar(cx, src)?)?;
                 let n = self.eval_scalar(cx, len)?;
                 if n.sym.is_some() {
                     return trap("unsupported: input-dependent memcpy length");

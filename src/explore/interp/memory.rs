@@ -34,8 +34,9 @@ pub(super) struct Object {
     /// Offset → (what the pointer stored there points to, its size in bytes).
     pub provs: BTreeMap<u64, (Prov, u8)>,
     pub alive: bool,
-    /// Only its own thread can ever reach it (a local whose address is never taken): its
-    /// accesses are not scheduling-relevant and are not logged.
+    /// Only its own thread can ever reach it (a local whose address is never taken, or one
+    /// the sharing pass finds private, see `private_locals`): its accesses are not
+    /// scheduling-relevant and are not logged.
     pub private: bool,
     /// Bytes whose value is indeterminate (a declared, not yet written local); `None` when all
     /// are defined. A scalar read of them is a nondet input, as in symbolic execution.
@@ -84,7 +85,7 @@ impl<'p> Machine<'p> {
         let size = self.prog.types.size_of(ty).unwrap_or(0);
         let private = v.is_some_and(|v| {
             let d = &self.prog.vars[v];
-            !d.is_global() && !d.address_taken
+            !d.is_global() && !self.reachable_local(v)
         });
         self.new_object(owner, size, private)
     }
@@ -143,12 +144,21 @@ impl<'p> Machine<'p> {
         self.obj_mut(o).alive = false;
     }
 
-    /// The object and offset a pointer designates.
-    pub(super) fn deref(&self, p: Scalar) -> R<(ObjId, u64)> {
+    /// The object and offset a pointer designates, dereferenced by thread `t`.
+    pub(super) fn deref(&self, t: usize, p: Scalar) -> R<(ObjId, u64)> {
         if p.sym.is_some() {
             return trap("unsupported: input-dependent pointer");
         }
         match p.prov {
+            // A private object is its thread's own (see `private_locals`): main's frames
+            // belong to owner 0 or 1, thread t's to t + 1.
+            Some(Prov::Obj(o))
+                if self.obj(o).private
+                    && o.owner as usize != t + 1
+                    && !(t == 0 && o.owner == 0) =>
+            {
+                trap("unsupported: another thread reaches a local the sharing pass found private")
+            }
             Some(Prov::Obj(o)) => Ok((o, p.bits)),
             Some(Prov::Func(_)) => trap("dereference of a function pointer"),
             None if p.bits == 0 => trap("null pointer dereference"),
@@ -162,9 +172,15 @@ impl<'p> Machine<'p> {
             PlaceBase::Deref(_) => true,
             PlaceBase::Var(v) => {
                 let d = &self.prog.vars[*v];
-                (d.is_global() && !d.thread_local) || d.address_taken
+                (d.is_global() && !d.thread_local) || self.reachable_local(*v)
             }
         }
+    }
+
+    /// A local or parameter another thread may reach through a pointer: its address is
+    /// taken and the sharing pass does not find it private (`private_locals`).
+    pub(super) fn reachable_local(&self, v: VarId) -> bool {
+        self.prog.vars[v].address_taken && !self.private_locals.contains(&v)
     }
 
     pub(super) fn var_object(&self, t: usize, v: VarId) -> R<ObjId> {
@@ -188,7 +204,7 @@ impl<'p> Machine<'p> {
     pub(super) fn place(&self, cx: &mut Cx, p: &Place) -> R<(ObjId, u64)> {
         let (o, mut off) = match &p.base {
             PlaceBase::Var(v) => (self.var_object(cx.t, *v)?, 0),
-            PlaceBase::Deref(e) => self.deref(self.eval_scalar(cx, e)?)?,
+            PlaceBase::Deref(e) => self.deref(cx.t, self.eval_scalar(cx, e)?)?,
         };
         for pr in &p.projs {
             match pr {

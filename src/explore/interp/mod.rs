@@ -24,7 +24,7 @@ pub use memory::summary;
 mod shadow;
 mod threads;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::concolic::{term::SymId, Handle};
 use crate::ir::{FuncId, InstrId, InstrKind, Loc, LoopId, PlaceBase, Program, TypeId, VarId};
@@ -312,10 +312,33 @@ pub struct Machine<'p> {
     pub read_values: Vec<Value>,
     /// Liveness of the bodies with loops (spin reduction only), shared by the clones.
     live: std::sync::Arc<HashMap<FuncId, crate::ir::liveness::Liveness>>,
+    /// Address-taken locals and parameters that the sharing pass finds private to one thread
+    /// instance (`crate::sharing`), shared by the clones: their accesses are not scheduling
+    /// points, as in symbolic execution, where they are not events either.
+    private_locals: std::sync::Arc<HashSet<VarId>>,
     /// The symbolic state of a concolic run, shared by the clones.
     conc: Option<Handle>,
     /// Per thread, a hash of the branch decisions it made (its path).
     paths: Vec<u64>,
+}
+
+/// The address-taken locals and parameters whose abstract object (one for all its frames)
+/// the sharing pass finds private: at most one thread instance can ever access it, since no
+/// pointer to it reaches another instance. The pass over-approximates (see
+/// `crate::sharing`), and `Machine::place` checks the prediction on every access through a
+/// pointer: another thread's access traps as unsupported, so a wrong prediction gives
+/// UNKNOWN, never a run whose accesses were not scheduled.
+fn private_locals(prog: &Program) -> HashSet<VarId> {
+    let sharing = crate::sharing::Sharing::analyse(prog);
+    prog.vars
+        .iter()
+        .filter(|(v, d)| {
+            !d.is_global()
+                && d.address_taken
+                && !sharing.is_shared(crate::sharing::AbsObj::Local(*v))
+        })
+        .map(|(v, _)| v)
+        .collect()
 }
 
 /// Why an instruction stopped: the run ended, the thread yields between two shared accesses
@@ -376,6 +399,7 @@ impl<'p> Machine<'p> {
             accesses: Vec::new(),
             read_values: Vec::new(),
             live: Default::default(),
+            private_locals: std::sync::Arc::new(private_locals(prog)),
             conc: None,
             paths: vec![0],
         };
@@ -661,7 +685,7 @@ impl<'p> Machine<'p> {
         let check_place = |p: &crate::ir::Place, ok: &mut bool| match &p.base {
             PlaceBase::Deref(_) => *ok = false,
             PlaceBase::Var(v) => {
-                if vars[*v].is_global() || vars[*v].address_taken {
+                if vars[*v].is_global() || self.reachable_local(*v) {
                     *ok = false
                 }
             }

@@ -211,7 +211,7 @@ impl<'p> Machine<'p> {
     /// The mutex an operand designates; evaluating it may read a shared pointer, in which
     /// case the operation itself waits for the next step.
     fn mutex(&mut self, cx: &mut Cx, m: &Expr) -> R<(super::ObjId, u64)> {
-        let key = self.deref(self.eval_scalar(cx, m)?)?;
+        let key = self.deref(cx.t, self.eval_scalar(cx, m)?)?;
         cx.before_write()?;
         self.sync(Target::Mutex(key.0, key.1), true);
         Ok(key)
@@ -263,7 +263,7 @@ impl<'p> Machine<'p> {
                     return trap("join of a running thread");
                 };
                 let target = match retval {
-                    Some(r) => Some(self.deref(self.eval_scalar(cx, r)?)?),
+                    Some(r) => Some(self.deref(cx.t, self.eval_scalar(cx, r)?)?),
                     None => None,
                 };
                 if target.is_some() {
