@@ -153,12 +153,16 @@ pub fn run_step(m: &mut Machine, t: usize, forced: &[u64]) -> Result<Step, Unenu
                 _ => {}
             }
         }
+        let creates = m.num_threads() > threads_before;
         step.created.extend(threads_before..m.num_threads());
         let mut mem = m
             .accesses
             .iter()
             .filter(|a| matches!(a.target, Target::Mem { .. }));
-        for &line in &m.last_shared {
+        // A creation is the trace's creation of the thread (the witness's create edge), not
+        // an access of it: the equation has no event for it, nor for the handle write of a
+        // handle only its creator uses.
+        for &line in m.last_shared.iter().filter(|_| !creates) {
             step.items.push(Item {
                 loc: Loc { file, line },
                 access: mem.next().copied(),

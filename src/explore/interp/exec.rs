@@ -281,9 +281,12 @@ impl<'p> Machine<'p> {
         }
     }
 
-    /// The thread's writes, synchronisation writes and allocations so far.
+    /// The thread's writes (to shared objects, and to private ones through which a pointer
+    /// may write, `Object::escapes`), synchronisation writes and allocations so far.
     fn effect_count(&self, t: usize) -> u64 {
-        self.threads[t].effects + self.accesses.iter().filter(|a| a.write).count() as u64
+        self.threads[t].effects
+            + self.accesses.iter().filter(|a| a.write).count() as u64
+            + self.hidden_writes
     }
 
     /// The objects a head mark keeps: the top frame's variables live at `head`, then the

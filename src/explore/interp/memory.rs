@@ -38,6 +38,11 @@ pub(super) struct Object {
     /// the sharing pass finds private, see `private_locals`): its accesses are not
     /// scheduling-relevant and are not logged.
     pub private: bool,
+    /// A private object whose address is taken: its thread may write it through a pointer,
+    /// from any of its frames. Such writes are not accesses, but they are effects for the
+    /// spin reduction, which compares only the top frame's live variables
+    /// (`Machine::hidden_writes`).
+    pub escapes: bool,
     /// Bytes whose value is indeterminate (a declared, not yet written local); `None` when all
     /// are defined. A scalar read of them is a nondet input, as in symbolic execution.
     pub undef: Option<Vec<bool>>,
@@ -87,7 +92,11 @@ impl<'p> Machine<'p> {
             let d = &self.prog.vars[v];
             !d.is_global() && !self.reachable_local(v)
         });
-        self.new_object(owner, size, private)
+        let o = self.new_object(owner, size, private);
+        if private && v.is_some_and(|v| self.prog.vars[v].address_taken) {
+            self.obj_mut(o).escapes = true;
+        }
+        o
     }
 
     /// A new object owned by `owner` (0: the program's globals; t + 1: thread t). Ids are
@@ -104,6 +113,7 @@ impl<'p> Machine<'p> {
             provs: BTreeMap::new(),
             alive: true,
             private,
+            escapes: false,
             undef: None,
             syms: BTreeMap::new(),
         }));
@@ -129,12 +139,15 @@ impl<'p> Machine<'p> {
 
     /// Records an access of the current step to an object others may reach.
     pub(super) fn log(&mut self, o: ObjId, off: u64, len: u64, write: bool, value: u64) {
-        if !self.obj(o).private {
+        let obj = self.obj(o);
+        if !obj.private {
             self.accesses.push(Access {
                 target: Target::Mem { obj: o, off, len },
                 write,
                 value,
             });
+        } else if write && obj.escapes {
+            self.hidden_writes += 1;
         }
     }
 

@@ -316,6 +316,9 @@ pub struct Machine<'p> {
     /// instance (`crate::sharing`), shared by the clones: their accesses are not scheduling
     /// points, as in symbolic execution, where they are not events either.
     private_locals: std::sync::Arc<HashSet<VarId>>,
+    /// Writes of the last [`Machine::step`] to private objects whose address is taken
+    /// (`Object::escapes`): not accesses, but effects (`effects` of the thread).
+    hidden_writes: u64,
     /// The symbolic state of a concolic run, shared by the clones.
     conc: Option<Handle>,
     /// Per thread, a hash of the branch decisions it made (its path).
@@ -400,6 +403,7 @@ impl<'p> Machine<'p> {
             read_values: Vec::new(),
             live: Default::default(),
             private_locals: std::sync::Arc::new(private_locals(prog)),
+            hidden_writes: 0,
             conc: None,
             paths: vec![0],
         };
@@ -712,6 +716,7 @@ impl<'p> Machine<'p> {
     ) -> Result<(), RunEnd> {
         self.last_shared.clear();
         self.accesses.clear();
+        self.hidden_writes = 0;
         self.read_values.clear();
         let r = self.exec(t, nondet).and_then(|()| {
             // Bounded, so that a thread spinning on its own registers still yields.
@@ -722,7 +727,7 @@ impl<'p> Machine<'p> {
             }
             Ok(())
         });
-        let wrote = self.accesses.iter().filter(|a| a.write).count() as u64;
+        let wrote = self.accesses.iter().filter(|a| a.write).count() as u64 + self.hidden_writes;
         self.thread_mut(t).effects += wrote;
         match r {
             Ok(()) | Err(Stop::Yield) => {}
@@ -860,8 +865,10 @@ impl<'p> Machine<'p> {
         let v = if boolean { (raw != 0) as u64 } else { raw };
         // Written unlogged: the value is this thread's choice, not an access.
         let private = std::mem::replace(&mut self.obj_mut(o).private, true);
+        let escapes = std::mem::replace(&mut self.obj_mut(o).escapes, false);
         let r = self.write_bytes(o, off, &vec_bytes(v, size), &[]);
         self.obj_mut(o).private = private;
+        self.obj_mut(o).escapes = escapes;
         r?;
         if let Some(s) = sym {
             self.set_shadow(o, off, size, s);

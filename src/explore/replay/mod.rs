@@ -95,8 +95,6 @@ struct Node<'p> {
     /// Steps taken while the guiding edge's thread could not move.
     stall: u32,
     cursors: Vec<usize>,
-    /// Per thread, the line of the last access it made (0: none yet).
-    last_lines: Vec<u32>,
     untried: Vec<usize>,
 }
 
@@ -115,10 +113,6 @@ impl Search<'_> {
     /// section, unlock, or finish (for a join) before the witness's next thread can run. After
     /// that, or when neither can move, edges of threads that cannot move are skipped (they
     /// were done already, e.g. the equation reads a joined thread's id before the join waits).
-    /// An edge at the line of its thread's last access, while that thread waits (not merely
-    /// held back by another's atomic section), is such an edge at once: a second access of a
-    /// step the run made as one (an explorer's trace lists a creation and its handle write),
-    /// not one to wait for.
     fn sync_guide(
         &self,
         m: &Machine,
@@ -126,7 +120,6 @@ impl Search<'_> {
         stall: &mut u32,
         runnable: &[usize],
         last: Option<usize>,
-        last_lines: &[u32],
     ) -> Option<usize> {
         while let Some(e) = self.edges.get(*guide) {
             // An edge no step matches (a thread's entry, an input) names no step to take:
@@ -139,11 +132,6 @@ impl Search<'_> {
             if runnable.contains(&t) {
                 *stall = 0;
                 return Some(t);
-            }
-            if e.line.is_some_and(|l| last_lines.get(t) == Some(&l)) && !m.enabled(t) {
-                *stall = 0;
-                *guide += 1;
-                continue;
             }
             let helper = m
                 .waits_for(t)
@@ -166,11 +154,10 @@ impl Search<'_> {
         guide: &mut usize,
         stall: &mut u32,
         last: Option<usize>,
-        last_lines: &[u32],
     ) -> Vec<usize> {
         let runnable = m.runnable();
         let mut order = Vec::with_capacity(runnable.len());
-        if let Some(t) = self.sync_guide(m, guide, stall, &runnable, last, last_lines) {
+        if let Some(t) = self.sync_guide(m, guide, stall, &runnable, last) {
             order.push(t);
         }
         if let Some(l) = last.filter(|l| runnable.contains(l) && !order.contains(l)) {
@@ -193,9 +180,12 @@ impl Search<'_> {
     /// initialises at once).
     fn advance_guide(&self, m: &Machine, t: usize, guide: &mut usize) {
         let mine = |k: usize| self.edges.get(k).is_some_and(|e| e.thread as usize == t);
+        // Edges that name no step (another thread's entry, an input) do not end the thread's
+        // run of edges: a creation's handle write follows the new thread's entry edge.
+        let skip = |k: usize| k < self.edges.len() && self.free[k];
         for &line in &m.last_shared {
             let mut k = *guide;
-            while mine(k) {
+            while mine(k) || skip(k) {
                 if !self.free[k] && self.edges[k].line == Some(line) {
                     *guide = k + 1;
                     break;
@@ -243,13 +233,12 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
     };
     let mut guide = 0;
     let mut stall = 0;
-    let untried = search.order(&m, &mut guide, &mut stall, None, &[]);
+    let untried = search.order(&m, &mut guide, &mut stall, None);
     let mut stack = vec![Node {
         m,
         guide,
         stall,
         cursors: vec![0; n_threads.max(64)],
-        last_lines: Vec::new(),
         untried,
     }];
     let (mut steps, mut runs, mut discarded, mut traps, mut cut) = (0u64, 0u64, 0u64, 0u64, 0u64);
@@ -277,7 +266,6 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
                 guide: top.guide,
                 stall: top.stall,
                 cursors: top.cursors.clone(),
-                last_lines: top.last_lines.clone(),
                 untried: Vec::new(),
             }
         };
@@ -293,19 +281,7 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
             }
             Ok(()) => {
                 search.advance_guide(&node.m, t, &mut node.guide);
-                if let Some(&l) = node.m.last_shared.last() {
-                    if node.last_lines.len() <= t {
-                        node.last_lines.resize(t + 1, 0);
-                    }
-                    node.last_lines[t] = l;
-                }
-                node.untried = search.order(
-                    &node.m,
-                    &mut node.guide,
-                    &mut node.stall,
-                    Some(t),
-                    &node.last_lines,
-                );
+                node.untried = search.order(&node.m, &mut node.guide, &mut node.stall, Some(t));
                 if node.untried.is_empty() {
                     // Deadlock: no thread can move.
                     Some(())

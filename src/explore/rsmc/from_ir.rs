@@ -449,7 +449,10 @@ pub fn translate(prog: &ir::Program) -> Result<CProgram, UnknownReason> {
             // A handle read into a temporary for a join (the lowering reads a join's operand
             // first); a creation in between could rewrite the handle, so it forgets them.
             InstrKind::Assign { dst, src } => match (&dst.base, dst.projs.is_empty(), &src.kind) {
-                (ir::PlaceBase::Var(t), true, ExprKind::Read(p)) if handles.contains(p) => {
+                (ir::PlaceBase::Var(t), true, ExprKind::Read(p))
+                    if handles.contains(p)
+                        && matches!(prog.vars[*t].kind, ir::VarKind::Temp(_)) =>
+                {
                     read_handles.push((*t, (**p).clone()))
                 }
                 _ => {
