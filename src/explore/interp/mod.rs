@@ -328,9 +328,10 @@ pub struct Machine<'p> {
 /// The address-taken locals and parameters whose abstract object (one for all its frames)
 /// the sharing pass finds private: at most one thread instance can ever access it, since no
 /// pointer to it reaches another instance. The pass over-approximates (see
-/// `crate::sharing`), and `Machine::place` checks the prediction on every access through a
-/// pointer: another thread's access traps as unsupported, so a wrong prediction gives
-/// UNKNOWN, never a run whose accesses were not scheduled.
+/// `crate::sharing`), and `Machine::deref` checks the prediction on every dereference:
+/// another thread's dereference traps as unsupported, so a wrong prediction gives UNKNOWN,
+/// never a run whose accesses were not scheduled. (The check is at the dereference, so a
+/// thread that only computes such an object's field address also gets UNKNOWN.)
 fn private_locals(prog: &Program) -> HashSet<VarId> {
     let sharing = crate::sharing::Sharing::analyse(prog);
     prog.vars
