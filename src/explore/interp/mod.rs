@@ -578,17 +578,11 @@ impl<'p> Machine<'p> {
             InstrKind::CondWait { mutex, .. } => {
                 self.threads[t].status != Status::CondWaiting || lock_free(mutex)
             }
-            InstrKind::ThreadJoin { thread, .. } => {
-                match self.eval(&mut Cx::unlimited(t, memo.clone()), thread) {
-                    // An input-dependent handle: the join traps when it runs.
-                    Ok(Value::Scalar(s)) if s.sym.is_some() => true,
-                    Ok(Value::Scalar(s)) => match self.threads.get(s.bits as usize) {
-                        Some(_) => self.is_done(s.bits as usize),
-                        None => true,
-                    },
-                    _ => true,
-                }
-            }
+            // An unknown or input-dependent handle: the join traps when it runs.
+            InstrKind::ThreadJoin { thread, .. } => match self.join_handle(t, thread) {
+                Some(j) if j < self.threads.len() => self.is_done(j),
+                _ => true,
+            },
             _ => true,
         }
     }
@@ -638,14 +632,20 @@ impl<'p> Machine<'p> {
         }
         let (f, i) = self.next_instr(t)?;
         if let InstrKind::ThreadJoin { thread, .. } = &self.instr(f, i).kind {
-            let memo = self.threads[t].memo.clone();
-            return match self.eval(&mut Cx::unlimited(t, memo), thread) {
-                Ok(Value::Scalar(s)) if s.sym.is_none() => Some(s.bits as usize),
-                _ => None,
-            };
+            return self.join_handle(t, thread);
         }
         self.blocked_on(t)
             .and_then(|k| self.mutexes.get(&k).copied())
+    }
+
+    /// The thread number a join of thread `t` names by `thread`, when its value is known
+    /// (not input-dependent, no evaluation error).
+    fn join_handle(&self, t: usize, thread: &crate::ir::Expr) -> Option<usize> {
+        let memo = self.threads[t].memo.clone();
+        match self.eval(&mut Cx::unlimited(t, memo), thread) {
+            Ok(Value::Scalar(s)) if s.sym.is_none() => Some(s.bits as usize),
+            _ => None,
+        }
     }
 
     /// The mutex thread `t` waits for: its next step takes a mutex another thread holds.
