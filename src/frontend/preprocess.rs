@@ -18,7 +18,14 @@ use crate::ir::DataModel;
 /// which is what traces and witnesses must cite. The text reaches gcc on its standard input,
 /// with the file's directory first on the quote-include path, so `#include "x.h"` still
 /// finds the file's neighbours; gcc's name for it, `<stdin>`, is replaced by the path.
-pub fn preprocess(path: &Path, model: DataModel) -> Result<String, FrontendError> {
+///
+/// CBMC's type and storage-class keywords `__CPROVER_bool` and `__CPROVER_thread_local` are
+/// defined as their C11 spellings; the user's `-D` and `-I` options follow.
+pub fn preprocess(
+    path: &Path,
+    model: DataModel,
+    options: &super::FrontendOptions,
+) -> Result<String, FrontendError> {
     let bytes = match std::fs::metadata(path) {
         Ok(m) if m.is_dir() => Err(std::io::Error::other("is a directory")),
         _ => std::fs::read(path),
@@ -33,6 +40,14 @@ pub fn preprocess(path: &Path, model: DataModel) -> Result<String, FrontendError
     }
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     cmd.arg("-iquote").arg(dir.unwrap_or(Path::new(".")));
+    cmd.arg("-D__CPROVER_bool=_Bool");
+    cmd.arg("-D__CPROVER_thread_local=_Thread_local");
+    for d in &options.defines {
+        cmd.arg(format!("-D{d}"));
+    }
+    for i in &options.include_dirs {
+        cmd.arg("-I").arg(i);
+    }
     cmd.arg("-");
     cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())

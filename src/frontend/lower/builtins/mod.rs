@@ -4,6 +4,7 @@
 //!
 //! Policy for functions without a body: see [`crate::ir::ExternalCall`].
 
+mod cprover;
 mod gcc;
 mod libc;
 
@@ -129,6 +130,7 @@ impl Lowerer<'_> {
         };
         let families = [
             Self::verifier_builtin,
+            Self::cprover_builtin,
             Self::gcc_builtin,
             Self::libc_builtin,
             Self::pthread_builtin,
@@ -137,6 +139,12 @@ impl Lowerer<'_> {
             if let Some(r) = family(self, &call)? {
                 return Ok(Some(r));
             }
+        }
+        if cprover::RESERVED_FAMILIES
+            .iter()
+            .any(|f| name.starts_with(f))
+        {
+            return Err(self.unsupported(span, name));
         }
         Ok(None)
     }
