@@ -40,6 +40,7 @@ pub fn preprocess(
     }
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     cmd.arg("-iquote").arg(dir.unwrap_or(Path::new(".")));
+    cmd.arg("-isystem").arg(own_headers()?);
     cmd.arg("-D__CPROVER_bool=_Bool");
     cmd.arg("-D__CPROVER_thread_local=_Thread_local");
     for d in &options.defines {
@@ -82,6 +83,36 @@ pub fn preprocess(
     let text = String::from_utf8(out.stdout)
         .map_err(|_| FrontendError::Input(format!("{name}: preprocessed text is not UTF-8")))?;
     Ok(rename_stdin(&text, &name))
+}
+
+/// yogar's replacements of system headers the parser cannot take (`include/`), ahead of the
+/// system ones on the include path.
+const OWN_HEADERS: &[(&str, &str)] = &[("stdatomic.h", include_str!("include/stdatomic.h"))];
+
+/// The directory holding [`OWN_HEADERS`]: written once per content under the temporary
+/// directory (each file through a rename, so concurrent runs never see a partial one).
+fn own_headers() -> Result<std::path::PathBuf, FrontendError> {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    OWN_HEADERS.hash(&mut h);
+    let dir = std::env::temp_dir().join(format!("yogar-include-{:016x}", h.finish()));
+    let err = |e: std::io::Error| {
+        FrontendError::Input(format!(
+            "cannot write yogar's headers to {}: {e}",
+            dir.display()
+        ))
+    };
+    for (name, text) in OWN_HEADERS {
+        let path = dir.join(name);
+        if std::fs::read_to_string(&path).is_ok_and(|t| t == *text) {
+            continue;
+        }
+        std::fs::create_dir_all(&dir).map_err(err)?;
+        let tmp = dir.join(format!("{name}.{}", std::process::id()));
+        std::fs::write(&tmp, text).map_err(err)?;
+        std::fs::rename(&tmp, &path).map_err(err)?;
+    }
+    Ok(dir)
 }
 
 /// Replaces GNU line markers (`# 12 "file" ...`) by empty lines.

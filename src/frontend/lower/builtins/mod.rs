@@ -4,6 +4,7 @@
 //!
 //! Policy for functions without a body: see [`crate::ir::ExternalCall`].
 
+mod atomics;
 mod cprover;
 mod gcc;
 mod libc;
@@ -131,6 +132,7 @@ impl Lowerer<'_> {
         let families = [
             Self::verifier_builtin,
             Self::cprover_builtin,
+            Self::atomic_builtin,
             Self::gcc_builtin,
             Self::libc_builtin,
             Self::pthread_builtin,
