@@ -13,6 +13,7 @@ pub(super) use libc::{PRINTF_FAMILY, READ_ONLY};
 
 mod pthread;
 mod scanf;
+mod sync_objects;
 pub(super) use pthread::KeyVars;
 mod verifier;
 
@@ -135,6 +136,7 @@ impl Lowerer<'_> {
             Self::atomic_builtin,
             Self::gcc_builtin,
             Self::libc_builtin,
+            Self::sync_object_builtin,
             Self::pthread_builtin,
         ];
         for family in families {

@@ -183,13 +183,13 @@ impl Lowerer<'_> {
 
     /// A pointer argument of a synchronisation call, with its reads of memory done first
     /// (see [`Self::sync_arg`]).
-    fn sync_ptr_arg(&mut self, e: &Node<Expression>) -> R<Expr> {
+    pub(super) fn sync_ptr_arg(&mut self, e: &Node<Expression>) -> R<Expr> {
         let v = self.ptr_arg(e)?;
         Ok(self.reads_first(v))
     }
 
     /// An argument of a thread or synchronisation call, with its reads of memory done first.
-    fn sync_arg(&mut self, e: &Node<Expression>) -> R<Expr> {
+    pub(super) fn sync_arg(&mut self, e: &Node<Expression>) -> R<Expr> {
         let v = self.rvalue(e)?;
         Ok(self.reads_first(v))
     }
