@@ -107,8 +107,12 @@ fn own_headers() -> Result<std::path::PathBuf, FrontendError> {
         if std::fs::read_to_string(&path).is_ok_and(|t| t == *text) {
             continue;
         }
+        // A temporary name of this process and call: threads of one process (the tests) and
+        // other processes may write at once; each rename installs a complete file.
+        static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         std::fs::create_dir_all(&dir).map_err(err)?;
-        let tmp = dir.join(format!("{name}.{}", std::process::id()));
+        let tmp = dir.join(format!("{name}.{}.{n}", std::process::id()));
         std::fs::write(&tmp, text).map_err(err)?;
         std::fs::rename(&tmp, &path).map_err(err)?;
     }

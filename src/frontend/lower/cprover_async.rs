@@ -26,6 +26,10 @@ use crate::ir::*;
 /// The label prefix CBMC gives thread meaning to.
 pub(super) const ASYNC_PREFIX: &str = "__CPROVER_ASYNC_";
 
+/// The struct type that carries a thread label's captured values, with each field's index and
+/// byte offset.
+type Frame = (TypeId, Vec<(u32, u64)>);
+
 /// The names a statement reads as identifiers, and whether it jumps out of itself.
 #[derive(Default)]
 struct Free {
@@ -130,11 +134,7 @@ impl Lowerer<'_> {
 
     /// The struct that carries the captured values (`None` when nothing is captured), with
     /// each field's index and offset.
-    fn capture_frame(
-        &mut self,
-        spawner: FuncId,
-        captured: &[(String, VarId)],
-    ) -> R<Option<(TypeId, Vec<(u32, u64)>)>> {
+    fn capture_frame(&mut self, spawner: FuncId, captured: &[(String, VarId)]) -> R<Option<Frame>> {
         if captured.is_empty() {
             return Ok(None);
         }
@@ -178,7 +178,7 @@ impl Lowerer<'_> {
         spawner: FuncId,
         stmt: &Node<Statement>,
         captured: &[(String, VarId)],
-        frame: Option<(TypeId, Vec<(u32, u64)>)>,
+        frame: Option<Frame>,
     ) -> R<FuncId> {
         let vp = self.types.void_ptr();
         let fty = self.types.intern(Type::Func {
@@ -220,7 +220,7 @@ impl Lowerer<'_> {
         f: FuncId,
         stmt: &Node<Statement>,
         captured: &[(String, VarId)],
-        frame: Option<(TypeId, Vec<(u32, u64)>)>,
+        frame: Option<Frame>,
         param: VarId,
     ) -> R<()> {
         let vp = self.types.void_ptr();
