@@ -20,10 +20,19 @@
 //!   (`sprintf`, `strcat`, …) are unsupported. A variable-length array is an allocation of its
 //!   size (`vla`).
 //! - pthread: create, join, exit, self, equal, mutex init/lock/unlock/trylock/destroy,
-//!   cond init/wait/signal/broadcast/destroy, keys (a thread-local table; destructors run at a
-//!   thread's end, `thread_end`),
-//!   attribute objects for threads are ignored; attributes for mutexes/conditions and every
-//!   other `pthread_*` function are unsupported.
+//!   cond init/wait/timedwait/signal/broadcast/destroy, keys (a thread-local table; destructors
+//!   run at a thread's end, `thread_end`), semaphores, spin and read-write locks, once,
+//!   barriers (`builtins::sync_objects`); attribute objects for threads are ignored;
+//!   attributes for mutexes/conditions and every other `pthread_*` function are unsupported.
+//! - CBMC's extensions (`builtins::cprover`, `cprover_async`): `__CPROVER_assert/assume`,
+//!   atomic sections, `__CPROVER_fence`, `__CPROVER_ASYNC_n:` thread labels (the statement
+//!   outlined into a thread function, the spawner's locals copied by value), `nondet_*`;
+//!   `assert` without `<assert.h>` is the assertion.
+//! - C11 atomics under SC: `_Atomic` read-modify-writes are atomic sections
+//!   (`atomic_objects`); GCC's `__atomic_*`/`__sync_*` builtins (`builtins::atomics`), which
+//!   yogar's own `<stdatomic.h>` (`include/`) maps the C11 functions to.
+//! - A call of an unmodelled name of the reserved families (`__CPROVER_`, `__VERIFIER_`,
+//!   `__builtin_`, `__sync_`, `__atomic_`, `pthread_`, `sem_`) is unsupported.
 //! - A function without a body returns a nondet value and writes nothing (listed in
 //!   `Program::external_calls`, printed as a warning by the CLI). A program's own definition of
 //!   a library function is used instead of the built-in model (SV-COMP builtins excepted).
