@@ -134,6 +134,7 @@ const MODELLED: &[&str] = &[
     "_Atomic",
     "pthread_create",
     "pthread_join",
+    "pthread_exit",
     "pthread_mutex_lock",
     "pthread_mutex_unlock",
     "pthread_cond_wait",
