@@ -22,6 +22,7 @@ fn bounds() -> Bounds {
         unwindset: Default::default(),
         assertions: true,
         spin_reduction: false,
+        asserts_stop: false,
     }
 }
 
@@ -36,6 +37,7 @@ fn dpor_all(prog: &Program, constrained: bool) -> dpor::Report {
             all: true,
             keep_runs: true,
             concolic: None,
+            data_races: false,
         },
     )
 }
@@ -165,6 +167,7 @@ fn concolic_all(prog: &Program, constrained: bool) -> dpor::Report {
             all: true,
             keep_runs: false,
             concolic: None,
+            data_races: false,
         },
     )
 }

@@ -24,6 +24,7 @@ fn bounds() -> Bounds {
         unwindset: Default::default(),
         assertions: true,
         spin_reduction: false,
+        asserts_stop: false,
     }
 }
 
@@ -150,6 +151,7 @@ fn rvf_explores_no_more_than_dpor() {
                 all: true,
                 keep_runs: false,
                 concolic: None,
+                data_races: false,
             },
         );
         assert!(

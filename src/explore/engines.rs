@@ -40,6 +40,7 @@ pub fn bounds(opts: &EngineOptions) -> Bounds {
         unwindset: opts.symex.unwindset.clone(),
         assertions: opts.symex.unwinding_assertions,
         spin_reduction: opts.symex.spin_reduction,
+        asserts_stop: opts.property != crate::svcomp::Property::UnreachCall,
     }
 }
 
@@ -92,6 +93,7 @@ pub fn verify(
             all: false,
             keep_runs: false,
             concolic: None,
+            data_races: opts.property == crate::svcomp::Property::NoDataRace,
         },
     )
     .findings;

@@ -115,6 +115,10 @@ pub struct EventInfo {
     pub rest: Vec<Event>,
     /// For the other byte events of such an access: its first event.
     pub head: Option<Event>,
+    /// The access lies in an atomic section (`__VERIFIER_atomic_*`, `__VERIFIER_atomic_begin`
+    /// ... `_end`): two such accesses never race (no-data-race). The blocks of a byte
+    /// object's access and of a lock operation are no sections.
+    pub section: bool,
 }
 
 /// A nondeterministic input, for traces and witnesses.
@@ -174,6 +178,8 @@ pub struct SymexOutput {
     pub unpredicted: Vec<String>,
     /// What the spin reduction cut.
     pub spin: SpinStats,
+    /// The locations of the mutexes' lock states (synchronisation, never a data race).
+    pub sync_locations: Vec<encoder::Location>,
 }
 
 impl SymexOutput {

@@ -213,6 +213,10 @@ pub struct Bounds {
     /// stops there, as in symbolic execution (see `symex::spin` for why that loses no
     /// reachable error).
     pub spin_reduction: bool,
+    /// A failed assertion stops its thread instead of ending the run as a violation: another
+    /// property than unreach-call is checked (for which the other threads' steps can always
+    /// come before the abort).
+    pub asserts_stop: bool,
 }
 
 /// A thread's state at a loop head, for the spin reduction: its effect count and its live
