@@ -25,6 +25,7 @@ fn bounds() -> Bounds {
         assertions: true,
         spin_reduction: false,
         asserts_stop: false,
+        overflow_checks: false,
     }
 }
 

@@ -55,7 +55,7 @@ pub fn run(args: &ReplayArgs) -> u8 {
         .as_deref()
         .map_or(Property::UnreachCall, Property::parse);
     match property {
-        Property::UnreachCall | Property::NoDataRace => {}
+        Property::UnreachCall | Property::NoDataRace | Property::NoOverflow => {}
         _ => {
             println!(
                 "witness not confirmed: its specification is not one replay checks ({})",
@@ -68,6 +68,7 @@ pub fn run(args: &ReplayArgs) -> u8 {
         max_steps: args.max_steps,
         timeout: std::time::Duration::from_secs_f64(args.timeout),
         race: property == Property::NoDataRace,
+        overflow: property == Property::NoOverflow,
         ..Limits::default()
     };
     match replay(&prog, &witness.edges, &limits) {
@@ -77,8 +78,13 @@ pub fn run(args: &ReplayArgs) -> u8 {
             runs,
             steps,
         } => {
+            let what = if limits.overflow {
+                "signed overflow"
+            } else {
+                "violation"
+            };
             println!(
-                "witness confirmed: violation reached at {} in thread {thread}",
+                "witness confirmed: {what} reached at {} in thread {thread}",
                 prog.loc_str(loc)
             );
             eprintln!("replay: {runs} runs before the confirming one, {steps} steps");

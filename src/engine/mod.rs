@@ -200,14 +200,17 @@ impl Engine {
 
     /// Whether this engine checks `property`: unreach-call all of them; no-data-race the
     /// default engine (race pairs in the ordering theory, `engine::race`) and dpor (a race is
-    /// a reversible race of two data accesses, `explore::dpor::data_race`). cdpor is left out:
-    /// its independence constraints commute conflicting accesses that write equal values,
-    /// which keeps the reachable states but hides such races.
+    /// a reversible race of two data accesses, `explore::dpor::data_race`); no-overflow the
+    /// same two (overflow checks of symbolic execution, and of the interpreter). cdpor is
+    /// left out: its independence constraints commute conflicting accesses that write equal
+    /// values, which keeps the reachable states but hides such races.
     pub fn checks(self, property: &Property) -> bool {
         match property {
             Property::UnreachCall => true,
-            Property::NoDataRace => matches!(self, Engine::Yogar | Engine::Dpor),
-            Property::NoOverflow | Property::ValidMemsafety | Property::Other(_) => false,
+            Property::NoDataRace | Property::NoOverflow => {
+                matches!(self, Engine::Yogar | Engine::Dpor)
+            }
+            Property::ValidMemsafety | Property::Other(_) => false,
         }
     }
 
@@ -273,6 +276,7 @@ pub fn symbolic_execution(
     opts.phase(Phase::Symex);
     let start = Instant::now();
     let mut symex = opts.symex.clone();
+    symex.overflow_checks = opts.property == Property::NoOverflow;
     // Symbolic execution of a large program can take long by itself: it watches the deadline.
     if let Some(t) = opts.timeout {
         let d = start + t;
@@ -381,6 +385,9 @@ pub fn check_reason(
             what: what.clone(),
             at: Some(at),
         },
+        CheckKind::Overflow => {
+            UnknownReason::Internal(format!("an overflow check at {at} taken for another check"))
+        }
         CheckKind::InvalidRead => UnknownReason::Unsupported {
             what: crate::symex::INVALID_READ.into(),
             at: Some(at),
@@ -402,7 +409,7 @@ pub(crate) fn blocking_check(
     let failing = || {
         out.checks
             .iter()
-            .filter(|c| !matches!(c.kind, CheckKind::Property(_)) && holds(c.lit))
+            .filter(|c| !c.kind.is_error() && holds(c.lit))
     };
     failing()
         .find(|c| matches!(c.kind, CheckKind::Unwind { .. } | CheckKind::Recursion(_)))
@@ -469,7 +476,7 @@ impl Checks {
             |k: &CheckKind| matches!(k, CheckKind::InvalidRead | CheckKind::Approximate(_));
         let unsupp = lits(&|k| matches!(k, CheckKind::Unsupported(_)) || approximated(k));
         let approximations = lits(&approximated);
-        let mut others = lits(&|k| !matches!(k, CheckKind::Property(_)) && !approximated(k));
+        let mut others = lits(&|k| !k.is_error() && !approximated(k));
         // An invalid read gives an arbitrary value, an over-approximation, and so does an
         // approximated construct (`CheckKind::Approximate`): it blocks a TRUE only in an
         // execution that also reaches an error (the error may hang on that value).

@@ -23,7 +23,7 @@ use super::{
 use super::race::{self, RacePair};
 use crate::ir::Program;
 use crate::svcomp::Property;
-use crate::symex::SymexOutput;
+use crate::symex::{CheckKind, SymexOutput};
 use crate::verdict::UnknownReason;
 
 /// The sharing pass, symbolic execution, then [`decide`].
@@ -83,12 +83,19 @@ fn solve_with_theory(
         }
         _ => None,
     };
-    let checks = match &races {
-        Some(pairs) => {
+    let overflows: Vec<Lit> = out
+        .checks
+        .iter()
+        .filter(|c| c.kind == CheckKind::Overflow)
+        .map(|c| c.lit)
+        .collect();
+    let checks = match (&races, &opts.property) {
+        (Some(pairs), _) => {
             let lits: Vec<Lit> = pairs.iter().map(|p| p.lit).collect();
             Checks::for_errors(out, enc, &lits)
         }
-        None => Checks::new(out, enc),
+        (None, Property::NoOverflow) => Checks::for_errors(out, enc, &overflows),
+        (None, _) => Checks::new(out, enc),
     };
     stats.phi0_clauses = enc.counters().clauses;
     if let Err(e) = enc.solver().connect_propagator(Box::new(theory)) {
@@ -115,6 +122,17 @@ fn solve_with_theory(
                                 .find(|p| enc.value(p.lit))
                                 .expect("a race literal holds in the model");
                             race_trace(prog, out, enc, &order, pair)
+                        }
+                        None if opts.property == Property::NoOverflow => {
+                            let failed = out
+                                .checks
+                                .iter()
+                                .find(|c| c.kind == CheckKind::Overflow && enc.value(c.lit))
+                                .expect("an overflow literal holds in the model");
+                            let mut trace =
+                                Trace::build(prog, out, enc, &order, (failed.loc, failed.thread));
+                            trace.violation = crate::verdict::Violation::Overflow;
+                            trace
                         }
                         None => {
                             let failed = out

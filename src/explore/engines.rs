@@ -41,6 +41,7 @@ pub fn bounds(opts: &EngineOptions) -> Bounds {
         assertions: opts.symex.unwinding_assertions,
         spin_reduction: opts.symex.spin_reduction,
         asserts_stop: opts.property != crate::svcomp::Property::UnreachCall,
+        overflow_checks: opts.property == crate::svcomp::Property::NoOverflow,
     }
 }
 
@@ -84,9 +85,7 @@ pub fn verify(
         );
         return report.findings.outcome(&bounds);
     }
-    let findings = super::concolic::search::explore(
-        prog,
-        &super::dpor::Options {
+    let dpor_opts = super::dpor::Options {
             bounds: bounds.clone(),
             budget,
             constrained: explorer == Explorer::Cdpor,
@@ -94,8 +93,20 @@ pub fn verify(
             keep_runs: false,
             concolic: None,
             data_races: opts.property == crate::svcomp::Property::NoDataRace,
-        },
-    )
-    .findings;
+    };
+    // The concolic shadow does not record an overflow test as a decision, so under
+    // no-overflow the inputs are enumerated (an input of many values gives UNKNOWN) instead
+    // of being explored symbolically.
+    let report = if opts.property == crate::svcomp::Property::NoOverflow {
+        super::dpor::explore(prog, &dpor_opts)
+    } else {
+        super::concolic::search::explore(prog, &dpor_opts)
+    };
+    let mut findings = report.findings;
+    if opts.property == crate::svcomp::Property::NoOverflow {
+        if let Some(t) = &mut findings.violation {
+            t.violation = crate::verdict::Violation::Overflow;
+        }
+    }
     findings.outcome(&bounds)
 }

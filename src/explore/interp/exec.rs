@@ -92,7 +92,7 @@ impl<'p> Machine<'p> {
             InstrKind::Assert { cond, .. } => {
                 let c = self.eval_scalar(cx, cond)?;
                 if !self.decide(c)? {
-                    if self.bounds.as_ref().is_some_and(|b| b.asserts_stop) {
+                    if self.asserts_stop {
                         return Err(Stop::ThreadStops);
                     }
                     return Err(Stop::End(RunEnd::Violation {

@@ -22,6 +22,9 @@ pub struct Limits {
     /// The violation sought is a data race (a no-data-race witness): a state in which two
     /// threads' next steps race (`race::at`); failed assertions are then no violations.
     pub race: bool,
+    /// The violation sought is a signed overflow (a no-overflow witness); failed assertions
+    /// are then no violations.
+    pub overflow: bool,
 }
 
 impl Default for Limits {
@@ -31,6 +34,7 @@ impl Default for Limits {
             max_run_steps: 20_000,
             timeout: Duration::from_secs(10),
             race: false,
+            overflow: false,
         }
     }
 }
@@ -239,7 +243,10 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
     };
     let n_threads = search.inputs.len().max(1);
     let m = match Machine::new(prog) {
-        Ok(m) => m,
+        Ok(mut m) => {
+            m.set_overflow_checks(limits.overflow);
+            m
+        }
         Err(e) => return ReplayResult::NotConfirmed(format!("cannot start the program: {e:?}")),
     };
     let mut guide = 0;
