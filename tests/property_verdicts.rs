@@ -60,7 +60,10 @@ fn cases(suite: &Suite) -> Vec<Case> {
         }
         let text = std::fs::read_to_string(&path).expect("readable");
         let head = text.lines().next().unwrap_or("");
-        let verdict = head.split("expect:").nth(1).and_then(|r| r.split_whitespace().next());
+        let verdict = head
+            .split("expect:")
+            .nth(1)
+            .and_then(|r| r.split_whitespace().next());
         let unwind = head
             .split("unwind:")
             .nth(1)
@@ -183,7 +186,12 @@ fn engines_without_the_property_say_so() {
         let out = engine.verify(&prog, &memsafety);
         assert_eq!(word(&out.verdict), "UNKNOWN (unsupported property)");
     }
-    for engine in [Engine::Cegar, Engine::Monolithic, Engine::Cdpor, Engine::Rvf] {
+    for engine in [
+        Engine::Cegar,
+        Engine::Monolithic,
+        Engine::Cdpor,
+        Engine::Rvf,
+    ] {
         let out = engine.verify(&prog, &options(&OVERFLOW, case.unwind));
         assert_eq!(word(&out.verdict), "UNKNOWN (unsupported property)");
         let out = engine.verify(&prog, &options(&RACES, case.unwind));
@@ -266,7 +274,11 @@ fn witnesses_replay(suite: &Suite, confirmed: &str) {
                 .expect("verify runs");
             let out = String::from_utf8_lossy(&verify.stdout);
             if verify.status.code() != Some(10) || !out.trim_end().ends_with(&line) {
-                failures.push(format!("{} ({engine}): {}", case.path.display(), out.trim()));
+                failures.push(format!(
+                    "{} ({engine}): {}",
+                    case.path.display(),
+                    out.trim()
+                ));
                 continue;
             }
             let text = std::fs::read_to_string(&witness).expect("witness written");
@@ -279,7 +291,11 @@ fn witnesses_replay(suite: &Suite, confirmed: &str) {
                 .expect("replay runs");
             let said = String::from_utf8_lossy(&replay.stdout);
             if replay.status.code() != Some(0) || !said.contains(confirmed) {
-                failures.push(format!("{} ({engine}): {}", case.path.display(), said.trim()));
+                failures.push(format!(
+                    "{} ({engine}): {}",
+                    case.path.display(),
+                    said.trim()
+                ));
             }
             checked += 1;
         }

@@ -130,7 +130,11 @@ pub fn cut(eq: &Equation, order: &[Event], pair: &RacePair) -> Vec<Event> {
         .position(|&e| same_block(e, pair.first))
         .unwrap_or(order.len());
     let mut cut: Vec<Event> = order[..start].to_vec();
-    cut.extend(order[start..].iter().filter(|&&e| same_block(e, pair.first)));
+    cut.extend(
+        order[start..]
+            .iter()
+            .filter(|&&e| same_block(e, pair.first)),
+    );
     cut.extend(order.iter().filter(|&&e| same_block(e, pair.second)));
     cut
 }

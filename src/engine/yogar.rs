@@ -16,11 +16,11 @@ use encoder::{
 };
 use solver_glue::{make_solver, Lit, SolveResult};
 
+use super::race::{self, RacePair};
 use super::{
     blocking_check, check_reason, solve, Checks, Deadline, EngineOptions, EngineStats, Outcome,
     Trace, Verdict,
 };
-use super::race::{self, RacePair};
 use crate::ir::Program;
 use crate::svcomp::Property;
 use crate::symex::{CheckKind, SymexOutput};
@@ -71,8 +71,7 @@ fn solve_with_theory(
     if opts.compare_size {
         stats.monolithic_xi_clauses = super::cegar::xi_size(eq, &po, &links);
     }
-    let mut theory = match OrderTheory::new(eq, &po, &links, &coherence, opts.check_refinements)
-    {
+    let mut theory = match OrderTheory::new(eq, &po, &links, &coherence, opts.check_refinements) {
         Ok(t) => t,
         Err(e) => return Verdict::Unknown(UnknownReason::unsupported(e.to_string())),
     };
@@ -203,7 +202,9 @@ fn race_trace(
     let at = |e: encoder::Event| shown.iter().position(|&x| x == head(e));
     if let (Some(i), Some(j)) = (at(pair.first), at(pair.second)) {
         trace.race = Some([i, j]);
-        let single = |e: encoder::Event| out.event_info[e].rest.is_empty() && out.event_info[e].head.is_none();
+        let single = |e: encoder::Event| {
+            out.event_info[e].rest.is_empty() && out.event_info[e].head.is_none()
+        };
         if second.is_read() && single(pair.first) && single(pair.second) {
             trace.events[j].value = enc.bv_value_u64(&eq.events[pair.first].value);
         }

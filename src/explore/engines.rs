@@ -86,13 +86,13 @@ pub fn verify(
         return report.findings.outcome(&bounds);
     }
     let dpor_opts = super::dpor::Options {
-            bounds: bounds.clone(),
-            budget,
-            constrained: explorer == Explorer::Cdpor,
-            all: false,
-            keep_runs: false,
-            concolic: None,
-            data_races: opts.property == crate::svcomp::Property::NoDataRace,
+        bounds: bounds.clone(),
+        budget,
+        constrained: explorer == Explorer::Cdpor,
+        all: false,
+        keep_runs: false,
+        concolic: None,
+        data_races: opts.property == crate::svcomp::Property::NoDataRace,
     };
     // The concolic shadow does not record an overflow test as a decision, so under
     // no-overflow the inputs are enumerated (an input of many values gives UNKNOWN) instead

@@ -1032,7 +1032,14 @@ impl Symex<'_, '_, '_> {
     pub fn emit_read(&mut self, loc: Location, guard: Lit, bits: u32, s: &State) -> BitVec {
         let value = self.enc.bv_fresh(bits);
         let section = s.block().is_some();
-        self.emit(loc, AccessKind::Read, guard, value.clone(), s.block(), section);
+        self.emit(
+            loc,
+            AccessKind::Read,
+            guard,
+            value.clone(),
+            s.block(),
+            section,
+        );
         value
     }
 

@@ -9,9 +9,9 @@ use solver_glue::Lit;
 
 use super::exec::Symex;
 use super::state::{State, Val};
+use super::CheckKind;
 use super::{unsupported, SymexError};
 use crate::ir::float::{float_bits, FloatUndefined};
-use super::CheckKind;
 use crate::ir::{BinOp, Expr, ExprKind, FloatOp, Type, TypeId, UnOp};
 use encoder::FloatFormat;
 

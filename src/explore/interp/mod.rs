@@ -762,8 +762,7 @@ impl<'p> Machine<'p> {
             }
             // An overflow found by an expression: the thread is at its instruction.
             Err(Stop::End(RunEnd::Violation {
-                thread: usize::MAX,
-                ..
+                thread: usize::MAX, ..
             })) => {
                 let loc = self.position(t).map(|(_, loc)| loc).unwrap_or_default();
                 return Err(RunEnd::Violation { thread: t, loc });
