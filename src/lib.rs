@@ -12,6 +12,7 @@ pub mod frontend;
 pub mod ir;
 pub mod litmus;
 pub mod pipeline;
+pub mod prove;
 pub mod sharing;
 pub mod status;
 pub mod svcomp;
