@@ -99,7 +99,10 @@ fn other_properties_and_bad_requests() {
         &["--engine", "cegar", "--property", "no-overflow.prp", "p.c"],
     );
     assert_eq!((code, last(&out)), (5, "UNKNOWN (unsupported property)"));
-    let (code, out, _) = verify(&dir, &["--property", "valid-memsafety.prp", "--json", "p.c"]);
+    let (code, out, _) = verify(
+        &dir,
+        &["--property", "valid-memsafety.prp", "--json", "p.c"],
+    );
     assert_eq!(code, 5);
     let v: serde_json::Value = serde_json::from_str(&out[0]).unwrap();
     assert_eq!(

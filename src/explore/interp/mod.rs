@@ -213,12 +213,9 @@ pub struct Bounds {
     /// stops there, as in symbolic execution (see `symex::spin` for why that loses no
     /// reachable error).
     pub spin_reduction: bool,
-    /// A failed assertion stops its thread instead of ending the run as a violation: another
-    /// property than unreach-call is checked (for which the other threads' steps can always
-    /// come before the abort).
+    /// A failed assertion stops its thread (a property other than unreach-call is checked).
     pub asserts_stop: bool,
-    /// A signed operation that overflows is the violation (no-overflow), see
-    /// [`Machine::set_overflow_checks`].
+    /// A signed operation that overflows is the violation (no-overflow).
     pub overflow_checks: bool,
 }
 
@@ -307,11 +304,9 @@ pub struct Machine<'p> {
     /// Locked mutexes (object, offset) → owner thread.
     mutexes: BTreeMap<(ObjId, u64), usize>,
     bounds: Option<Bounds>,
-    /// A signed `+ - * / %`, unary minus or `<<` whose result does not fit its type (of
-    /// `int`'s width or more: narrower operands are promoted in C) ends the run as a
-    /// violation at that operation.
+    /// A signed `+ - * / %`, unary minus or `<<` (in `int` or wider) whose result does not
+    /// fit its type ends the run as a violation there; a failed assertion stops its thread.
     overflow_checks: bool,
-    /// A failed assertion stops its thread (see [`Bounds::asserts_stop`]).
     asserts_stop: bool,
     /// Instructions executed so far.
     pub steps: u64,
