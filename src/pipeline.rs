@@ -190,7 +190,7 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
             engine: options.engine.name().into(),
         }));
     }
-    if task.property != Property::UnreachCall {
+    if !options.engine.checks(&task.property) {
         return Ok(early(UnknownReason::UnsupportedProperty));
     }
     if let Some(s) = &options.status {
@@ -203,7 +203,7 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
     };
     let frontend_time = started.elapsed();
     let deadline = options.timeout.map(|t| started + t);
-    let (bound, mut outcome) = deepen(&prog, options, deadline)?;
+    let (bound, mut outcome) = deepen(&prog, options, &task.property, deadline)?;
     let mut stats = outcome.stats;
     stats.frontend_time = frontend_time;
     stats.total_time = started.elapsed();
@@ -227,6 +227,7 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
 fn deepen(
     prog: &Program,
     options: &Options,
+    property: &Property,
     deadline: Option<Instant>,
 ) -> Result<(u32, engine::Outcome), VerifyError> {
     let mut bound = match options.unwind {
@@ -242,6 +243,7 @@ fn deepen(
     times.symex_time += start.elapsed();
     loop {
         let mut opts = engine_options(options, bound);
+        opts.property = property.clone();
         if let Some(d) = deadline {
             let left = d.saturating_duration_since(Instant::now());
             if left.is_zero() {
@@ -322,6 +324,7 @@ fn engine_options(options: &Options, bound: u32) -> EngineOptions {
         max_executions: options.max_executions,
         memory_model: options.memory_model,
         causal_maps: options.causal_maps,
+        property: Property::UnreachCall,
     }
 }
 
