@@ -76,6 +76,8 @@ pub struct Options {
     pub memory_model: crate::engine::MemoryModel,
     /// `rvf` only: use the paper's causal maps.
     pub causal_maps: bool,
+    /// `-D`, `-I`, `--function`, `--error-label`.
+    pub frontend: frontend::FrontendOptions,
 }
 
 impl Default for Options {
@@ -96,6 +98,7 @@ impl Default for Options {
             max_executions: None,
             memory_model: crate::engine::MemoryModel::Sc,
             causal_maps: false,
+            frontend: frontend::FrontendOptions::default(),
         }
     }
 }
@@ -193,7 +196,7 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
     if let Some(s) = &options.status {
         s.set_phase(Phase::Frontend);
     }
-    let prog = match frontend::load(&task.program, data_model) {
+    let prog = match frontend::load_with(&task.program, data_model, &options.frontend) {
         Ok(p) => p,
         Err(LoadError::Frontend(e)) if e.is_unsupported() => return Ok(early(e.into())),
         Err(e) => return Err(VerifyError::Load(e)),

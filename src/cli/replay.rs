@@ -34,7 +34,7 @@ pub fn run(args: &ReplayArgs) -> u8 {
         DataModel::Lp64
     };
     let model = data_model;
-    let prog = match frontend::load(&args.file, model) {
+    let prog = match frontend::load_with(&args.file, model, &args.frontend.options()) {
         Ok(p) => p,
         // A program the frontend refuses cannot be replayed: an input problem here.
         Err(e @ frontend::LoadError::Frontend(_)) => {

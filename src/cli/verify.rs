@@ -161,6 +161,7 @@ fn options(args: &VerifyArgs) -> Result<Options, String> {
         max_executions: args.max_executions,
         memory_model: args.mm,
         causal_maps: args.causal_maps,
+        frontend: args.frontend.options(),
     })
 }
 
