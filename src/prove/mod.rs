@@ -61,6 +61,7 @@
 pub mod analyze;
 pub mod check;
 mod rename;
+pub mod run;
 pub mod templates;
 
 use std::collections::BTreeMap;

@@ -339,13 +339,13 @@ fn lock_protocols_pass_with_their_ghosts() {
     let cert = lock_cert(&mut ts, true);
     let stats = check(&ts, &cert, None).expect("the certificate holds");
     eprintln!(
-        "locks: checks {} (skipped {}), chunks {}, vc instrs {}, clauses {}, {:?}",
+        "locks: checks {} (skipped {}), chunks {}, vc instrs {}, clauses {}, {:?} (symex {:?}, sat {:?})",
         stats.checks,
         stats.skipped_stable,
         stats.chunks,
         stats.vc_instrs,
         stats.clauses,
-        stats.time
+        stats.time, stats.symex_time, stats.solve_time
     );
     // Without the ghost update at the acquisition, `g == self` does not follow.
     let mut ts = load(&locks("__VERIFIER_assume(lock == 0);", "m"));
