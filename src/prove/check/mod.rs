@@ -27,8 +27,8 @@
 //! - locations inside atomic sections are not checked for stability (an instance there is
 //!   not interrupted), and the instructions of a section do not interfere one by one: the
 //!   whole section does, and so does every prefix of it that ends before an instruction that
-//!   can block (an `assume` or a lock), since symbolic execution lets other threads run after
-//!   a thread blocked inside a section.
+//!   can block (an `assume`, a lock or a join), since symbolic execution lets other threads run
+//!   after a thread blocked inside a section.
 
 mod vc;
 
@@ -296,10 +296,11 @@ fn well_formed(ts: &Templates, cert: &Certificate) -> Result<(), CheckFailure> {
     for &o in ts.mutex_owners.values() {
         owner_of.insert(o, ());
     }
-    let mut private_of: std::collections::HashMap<VarId, TemplateId> = Default::default();
+    // Thread-local variables are private to every template.
+    let mut private_of: std::collections::HashMap<VarId, Vec<TemplateId>> = Default::default();
     for (t, tpl) in ts.templates.iter() {
         for &v in &tpl.locals {
-            private_of.insert(v, t);
+            private_of.entry(v).or_default().push(t);
         }
     }
     let mentioned = program_vars(ts);
@@ -345,7 +346,16 @@ fn well_formed(ts: &Templates, cert: &Certificate) -> Result<(), CheckFailure> {
                     l.index()
                 )
             };
-            let foreign = |v: VarId| private_of.get(&v).is_some_and(|&o| o != t);
+            // A fact names globals (ghosts and lock owners included) and `t`'s own private
+            // variables only: another template's stand for all its instances, and a local of
+            // the original program that no template uses is none of the program's state.
+            let foreign = |v: VarId| {
+                let d = &ts.program.vars[v];
+                match private_of.get(&v) {
+                    Some(owners) => !owners.contains(&t),
+                    None => !d.is_global() || d.thread_local,
+                }
+            };
             for f in &inv.facts {
                 match f {
                     Fact::Holds(e) => {
