@@ -317,8 +317,14 @@ fn well_formed(ts: &Templates, cert: &Certificate) -> Result<(), CheckFailure> {
         if owner_of.contains_key(&g) {
             return Err(bad(format!("ghost {} is a lock owner", v.name)));
         }
-        if !ts.program.types.is_integer(v.ty) {
-            return Err(bad(format!("ghost {} is not an integer", v.name)));
+        // The type of `self`: a ghost holds 0 or some instance's `self` exactly.
+        if *ts.program.types.get(v.ty)
+            != (crate::ir::Type::Int {
+                bits: 32,
+                signed: false,
+            })
+        {
+            return Err(bad(format!("ghost {} is not an unsigned int", v.name)));
         }
     }
     for u in &cert.updates {

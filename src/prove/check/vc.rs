@@ -147,10 +147,7 @@ fn step_writes(
             | InstrKind::Call { .. } => None,
             _ => Some(vec![]),
         };
-        let Some(written) = written else {
-            return None;
-        };
-        out.extend(written);
+        out.extend(written?);
         for up in &cert.updates {
             if up.template == u && up.at == i {
                 out.insert(up.ghost);
