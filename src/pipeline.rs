@@ -281,6 +281,9 @@ fn prove_only(
 /// still fail there).
 pub const PROVE_AFTER_BOUND: u32 = 3;
 
+/// The prover's time inside `--unwind auto` when the run has no time limit.
+pub const PROVE_TIME_WITHOUT_LIMIT: Duration = Duration::from_secs(60);
+
 /// How the prover proved TRUE: its method and the invariants for the witnesses.
 type Proved = (String, Vec<crate::prove::witness::WitnessInvariant>);
 
@@ -356,7 +359,9 @@ fn deepen(
             // The bound keeps growing without closing: the prover, once, with at most a third
             // of the time left (a failing attempt must not starve bounded checking, which
             // goes on after it). Its TRUE comes only from a checked certificate.
-            let share = deadline.map(|d| d.saturating_duration_since(Instant::now()) / 3);
+            let share = Some(deadline.map_or(PROVE_TIME_WITHOUT_LIMIT, |d| {
+                d.saturating_duration_since(Instant::now()) / 3
+            }));
             let proof = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 crate::prove::run::prove(prog, &sharing, share)
             }));

@@ -1,14 +1,15 @@
 //! The certificate checker: the trust base of every proof. It decides the five checks of the
 //! proof system (see the module doc of `prove`) bit-precisely, by compiling them into one
 //! *sequential verification-condition program* ([`vc`]) and deciding that with the bounded
-//! machinery (symbolic execution with unwinding assertions on, the monolithic engine's
-//! encoding and one SAT solve): the certificate passes when no assertion of the VC program can
+//! machinery (symbolic execution with unwinding assertions on, the equation's formula, and one
+//! incremental SAT solve per check literal): the certificate passes when no assertion of the VC program can
 //! fail and no other check of symbolic execution (unwinding, unsupported construct, invalid
 //! memory access, over-approximation) can be reached. Any such check counts as a failure:
 //! never as a pass.
 //!
-//! Every check is one branch of a nondet switch in the VC program's `main`, so one solve
-//! decides all of them (in chunks of [`CHUNK`] checks, so that no formula gets too large). A
+//! Every check is one branch of a nondet switch in the VC program's `main`, so one symbolic
+//! execution and one formula hold all of them (in chunks of [`CHUNK`] checks, so that no
+//! formula gets too large). A
 //! branch havocs every variable it mentions (and, when it dereferences a pointer, every
 //! variable whose address the VC program takes), establishes the pre-invariants, executes
 //! the step and asserts the post-invariant. A variable the branch does not mention is read by
