@@ -104,6 +104,9 @@ pub enum UnknownReason {
     ExecutionBudget { runs: u64 },
     /// The memory model asked for (`--mm`) is not one the engine decides under.
     UnsupportedMemoryModel { model: String, engine: String },
+    /// `--engine prove` found no checked proof (why: the program is outside the prover's
+    /// model, no certificate was found, or the checker rejected it).
+    Prover(String),
 }
 
 /// What runs past the unwind bound.
@@ -136,6 +139,7 @@ impl UnknownReason {
             UnknownReason::BoundTooSmall { .. } => ReasonClass::BoundTooSmall,
             UnknownReason::UnsupportedProperty => ReasonClass::UnsupportedProperty,
             UnknownReason::Internal(_) => ReasonClass::Internal,
+            UnknownReason::Prover(_) => ReasonClass::Other,
         }
     }
 }
@@ -164,6 +168,7 @@ impl fmt::Display for UnknownReason {
             },
             UnknownReason::UnsupportedProperty => write!(f, "unsupported property"),
             UnknownReason::Internal(why) => write!(f, "internal error: {why}"),
+            UnknownReason::Prover(why) => write!(f, "prover: {why}"),
             UnknownReason::ExecutionBudget { runs } => {
                 write!(f, "execution budget exhausted ({runs} runs explored)")
             }

@@ -145,6 +145,8 @@ pub enum Engine {
     /// Enumerative: RVF-SMC, one run per reads-value-from instance over the concrete
     /// interpreter.
     Rvf,
+    /// No bound: the prover (`crate::prove`) alone, TRUE only from a checked certificate.
+    Prove,
 }
 
 impl Engine {
@@ -157,6 +159,7 @@ impl Engine {
         ("cdpor", Engine::Cdpor),
         ("rsmc", Engine::Rsmc),
         ("rvf", Engine::Rvf),
+        ("prove", Engine::Prove),
     ];
 
     /// The engine called `name`.
@@ -177,6 +180,7 @@ impl Engine {
             Engine::Cdpor => "cdpor",
             Engine::Rsmc => "rsmc",
             Engine::Rvf => "rvf",
+            Engine::Prove => "prove",
         }
     }
 
@@ -194,7 +198,8 @@ impl Engine {
             | Engine::Dpor
             | Engine::Cdpor
             | Engine::Rsmc
-            | Engine::Rvf => solver_glue::DEFAULT_SOLVER,
+            | Engine::Rvf
+            | Engine::Prove => solver_glue::DEFAULT_SOLVER,
         }
     }
 
@@ -222,7 +227,7 @@ impl Engine {
             Engine::Cdpor => Some(crate::explore::Explorer::Cdpor),
             Engine::Rsmc => Some(crate::explore::Explorer::Rsmc),
             Engine::Rvf => Some(crate::explore::Explorer::Rvf),
-            Engine::Yogar | Engine::Cegar | Engine::Monolithic => None,
+            Engine::Yogar | Engine::Cegar | Engine::Monolithic | Engine::Prove => None,
         }
     }
 
@@ -236,10 +241,12 @@ impl Engine {
             Engine::Yogar => yogar::decide(prog, out, opts),
             Engine::Cegar => cegar::decide(prog, out, opts),
             Engine::Monolithic => monolithic::decide(prog, out, opts),
-            Engine::Dpor | Engine::Cdpor | Engine::Rsmc | Engine::Rvf => Outcome::unknown(
-                UnknownReason::Internal("an explorer has no equation to decide".into()),
-                EngineStats::default(),
-            ),
+            Engine::Dpor | Engine::Cdpor | Engine::Rsmc | Engine::Rvf | Engine::Prove => {
+                Outcome::unknown(
+                    UnknownReason::Internal("an explorer has no equation to decide".into()),
+                    EngineStats::default(),
+                )
+            }
         }
     }
 
