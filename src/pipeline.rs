@@ -71,6 +71,8 @@ pub struct Options {
     pub status: Option<Arc<Status>>,
     /// Explorers: give up (UNKNOWN) after this many runs.
     pub max_executions: Option<u64>,
+    /// `stateful`: give up (UNKNOWN) once more states than this are stored.
+    pub max_states: Option<u64>,
     /// The memory model (`--mm`): SC for every engine, POWER for `rsmc`; others give
     /// UNKNOWN.
     pub memory_model: crate::engine::MemoryModel,
@@ -94,6 +96,7 @@ impl Default for Options {
             keep_eog: false,
             status: None,
             max_executions: None,
+            max_states: None,
             memory_model: crate::engine::MemoryModel::Sc,
             causal_maps: false,
         }
@@ -317,6 +320,7 @@ fn engine_options(options: &Options, bound: u32) -> EngineOptions {
         keep_eog: options.keep_eog,
         status: options.status.clone(),
         max_executions: options.max_executions,
+        max_states: options.max_states,
         memory_model: options.memory_model,
         causal_maps: options.causal_maps,
     }

@@ -149,6 +149,7 @@ fn options(args: &VerifyArgs) -> Result<Options, String> {
         keep_eog: args.dot.is_some(),
         status,
         max_executions: args.max_executions,
+        max_states: args.max_states,
         memory_model: args.mm,
         causal_maps: args.causal_maps,
     })
@@ -206,6 +207,9 @@ impl Report<'_> {
                         "(no unwinding assertions: TRUE holds for executions within the unwind \
                          bound)"
                     );
+                }
+                if let Some(p) = &s.proof {
+                    println!("proved by: {p}");
                 }
                 println!("TRUE");
                 exit::TRUE
@@ -320,6 +324,7 @@ impl Report<'_> {
             "verdict": verdict,
             "reason": reason,
             "unwind_bound": bound,
+            "proved_by": self.outcome.stats.proof,
             "statistics": stats,
             "trace": trace,
         })
@@ -398,6 +403,8 @@ fn stat_lines(s: &engine::EngineStats) -> Vec<(&'static str, Value)> {
             ("unneeded writes taken alone", e.quiet_writes.into()),
             ("input classes", e.input_classes.into()),
             ("paths covered", e.paths.into()),
+            ("stored states", e.states.into()),
+            ("certificate check time", secs(e.check_time.as_secs_f64())),
         ]);
     }
     v.extend([
