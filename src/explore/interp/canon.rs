@@ -22,6 +22,14 @@
 //! - A frame's pending result destination beyond whether there is one: `push_call` is its
 //!   only writer, and it stores the destination of the call instruction the frame stands at
 //!   until the callee returns, so the frame's function and instruction determine it.
+//! - The values of dead variables: a frame's variable whose address is never taken and that is
+//!   not live at the frame's next instruction (`crate::ir::liveness`: on every path from
+//!   there it is written whole, by an assignment or a declaration, before it is read, or its
+//!   frame ends) is kept only as its object's name, without its bytes. No pointer can reach it
+//!   (its address is never taken), so only its frame reads it, and no read sees the value it
+//!   holds now. For a caller's frame the next instruction is the call it waits at, whose
+//!   live-in set holds everything live after the call. The thread's unfinished instruction
+//!   (`memo`) runs again from the frame's instruction, so what it reads is live there.
 //! - Objects no root reaches. The roots are the globals, every thread's thread-locals, frame
 //!   variables, memo values and return value, and the mutexes held; an object is reachable when
 //!   a root or a pointer stored in a reachable object names it. A step reaches memory only
@@ -46,6 +54,21 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::{Machine, ObjId, Prov, Scalar, Status, Value};
+use crate::ir::liveness::Liveness;
+use crate::ir::{FuncId, Program};
+
+/// The live variables of every function body of a program, for [`Machine::canonical`].
+pub struct LiveVars(HashMap<FuncId, Liveness>);
+
+impl LiveVars {
+    pub fn of(prog: &Program) -> LiveVars {
+        LiveVars(
+            prog.defined_funcs()
+                .map(|(f, _, b)| (f, Liveness::of(b)))
+                .collect(),
+        )
+    }
+}
 
 /// The canonical form: the header (threads, mutexes, object owners) and one string per
 /// reachable object, in canonical order.
@@ -140,7 +163,7 @@ impl Machine<'_> {
     /// The canonical form of this state (see the module doc); `None` for a machine whose
     /// form would not be exact: one with loop bounds (its loop counts matter) or a concolic
     /// one (its values have symbolic shadows).
-    pub fn canonical(&self) -> Option<Canonical> {
+    pub fn canonical(&self, live: &LiveVars) -> Option<Canonical> {
         if self.bounds.is_some() || self.conc.is_some() {
             return None;
         }
@@ -151,6 +174,8 @@ impl Machine<'_> {
             todo: Vec::new(),
         };
         let mut head = Vec::new();
+        // Objects of dead variables (see the module doc): named, their bytes left out.
+        let mut dead: std::collections::HashSet<ObjId> = Default::default();
         // The globals' map is fixed for the program; their objects come first.
         for o in self.globals.values() {
             names.name(*o);
@@ -190,9 +215,15 @@ impl Machine<'_> {
                 });
                 head.push(f.via_back as u8 | (f.atomic_call as u8) << 1);
                 put(&mut head, f.vars.len() as u64);
+                let live_in = live.0.get(&f.func).and_then(|l| l.live_in(f.pc));
                 for (v, o) in &f.vars {
                     put(&mut head, v.as_u32() as u64);
                     names.obj(&mut head, *o);
+                    let d = &self.prog.vars[*v];
+                    if !d.address_taken && !d.is_global() && live_in.is_some_and(|l| !l.contains(v))
+                    {
+                        dead.insert(*o);
+                    }
                 }
             }
         }
@@ -203,6 +234,10 @@ impl Machine<'_> {
         while scanned < names.order.len() {
             let o = names.order[scanned];
             scanned += 1;
+            if dead.contains(&o) {
+                objects.push(vec![0xff]);
+                continue;
+            }
             let obj = self.obj(o);
             let mut s = Vec::with_capacity(obj.bytes.len() + 8);
             s.push(obj.alive as u8 | (obj.private as u8) << 1 | (obj.escapes as u8) << 2);

@@ -22,7 +22,7 @@ mod canon;
 mod eval;
 mod exec;
 mod memory;
-pub use canon::Canonical;
+pub use canon::{Canonical, LiveVars};
 pub use memory::summary;
 mod shadow;
 mod threads;
@@ -736,7 +736,9 @@ impl<'p> Machine<'p> {
             let mut n = 0;
             while n < INVISIBLE_RUN
                 && self.invisible(t)
-                && !(self.split_inputs && self.inputs_taken > inputs_before)
+                && !(self.split_inputs
+                    && (self.inputs_taken > inputs_before
+                        || matches!(self.next_kind(t), Some(InstrKind::Nondet { .. }))))
             {
                 self.exec(t, nondet)?;
                 n += 1;
@@ -765,10 +767,12 @@ impl<'p> Machine<'p> {
         Ok(())
     }
 
-    /// Makes every step that takes a nondet value end with the instruction that takes it:
-    /// an enumerating search then branches once per value of each input, where a run of
+    /// Makes a step end before a nondet instruction (the next step starts with it) and after
+    /// any other instruction that takes a nondet value (a read of an indeterminate local): an
+    /// enumerating search then branches once per value of each input, where a run of
     /// thread-local instructions reading an input per iteration would make one step branch
-    /// over every combination of them. Ending a step early only adds scheduling points.
+    /// over every combination of them; and the states it stores sit before the input, where
+    /// its variable is still dead. Ending a step early only adds scheduling points.
     pub fn split_at_inputs(&mut self) {
         self.split_inputs = true;
     }

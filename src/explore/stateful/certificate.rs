@@ -21,6 +21,7 @@ use super::store::Store;
 use super::succ::successors;
 use super::Options;
 use crate::explore::interp::RunEnd;
+use crate::explore::interp::LiveVars;
 use crate::ir::Program;
 
 /// A certificate that passed.
@@ -44,12 +45,13 @@ pub enum CheckError {
 /// module doc).
 pub fn check(prog: &Program, store: &Store, opts: &Options) -> Result<Checked, CheckError> {
     let start = Instant::now();
+    let live = LiveVars::of(prog);
     let reject = |why: String| Err(CheckError::Rejected(why));
     let init = match super::initial(prog) {
         Ok(m) => m,
         Err(e) => return reject(format!("the program does not start: {e:?}")),
     };
-    let Some(form) = init.canonical() else {
+    let Some(form) = init.canonical(&live) else {
         return reject("the initial state has no canonical form".into());
     };
     let Some(first) = store.find(&form) else {
@@ -90,7 +92,7 @@ pub fn check(prog: &Program, store: &Store, opts: &Options) -> Result<Checked, C
                     ))
                 }
             }
-            let Some(form) = s.next.canonical() else {
+            let Some(form) = s.next.canonical(&live) else {
                 return reject("a state without a canonical form".into());
             };
             let Some(id) = store.find(&form) else {

@@ -29,9 +29,6 @@ pub mod search;
 pub mod store;
 pub mod succ;
 
-#[cfg(test)]
-mod tests;
-
 use std::time::Instant;
 
 use crate::engine::{EngineOptions, EngineStats, Outcome, Verdict};

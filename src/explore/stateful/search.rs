@@ -14,6 +14,7 @@ use crate::engine::Trace;
 use crate::explore::findings::unenumerable;
 use crate::explore::interp::{Machine, RunEnd};
 use crate::explore::sched::{run_single, Step};
+use crate::explore::interp::LiveVars;
 use crate::ir::Program;
 use crate::verdict::UnknownReason;
 
@@ -42,6 +43,7 @@ pub fn search<'p>(prog: &'p Program, opts: &Options) -> Searched<'p> {
         steps: 0,
         init: None,
     };
+    let live = LiveVars::of(prog);
     let init = match super::initial(prog) {
         Ok(m) => m,
         Err(e) => {
@@ -49,7 +51,7 @@ pub fn search<'p>(prog: &'p Program, opts: &Options) -> Searched<'p> {
             return out;
         }
     };
-    let Some(form) = init.canonical() else {
+    let Some(form) = init.canonical(&live) else {
         out.incomplete = Some(UnknownReason::Internal(
             "the initial state has no canonical form".into(),
         ));
@@ -111,7 +113,7 @@ pub fn search<'p>(prog: &'p Program, opts: &Options) -> Searched<'p> {
                 // The run ended: the state after the step has no successor.
                 Some(RunEnd::Finished | RunEnd::Deadlock) => {}
                 None => {
-                    let Some(form) = s.next.canonical() else {
+                    let Some(form) = s.next.canonical(&live) else {
                         out.incomplete.get_or_insert(UnknownReason::Internal(
                             "a state without a canonical form".into(),
                         ));

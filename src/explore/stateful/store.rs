@@ -95,14 +95,4 @@ impl Store {
         path.reverse();
         path
     }
-
-    /// Removes the state with this form (a test's way to break a certificate).
-    #[cfg(test)]
-    pub fn forget(&mut self, form: &Canonical) -> bool {
-        let key: Option<Box<[u32]>> = form
-            .iter()
-            .map(|p| self.parts.get(p.as_slice()).copied())
-            .collect();
-        key.is_some_and(|k| self.states.remove(&k).is_some())
-    }
 }

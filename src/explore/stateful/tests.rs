@@ -1,1 +1,0 @@
-//! Unit tests of the stateful search's certificate check.
