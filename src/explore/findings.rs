@@ -52,7 +52,7 @@ pub struct ExploreStats {
     pub paths: u64,
     /// States stored (stateful search).
     pub states: u64,
-    /// The time of the stateful search's certificate check.
+    /// The CPU time of the stateful search's certificate check.
     pub check_time: Duration,
     pub time: Duration,
 }
