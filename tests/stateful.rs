@@ -2,7 +2,8 @@
 //! loop forever over a finite state space are proved TRUE (no bound closes their loops), each
 //! FALSE twin, differing minimally, is found FALSE with a witness `yogar replay` confirms, and
 //! what the search cannot finish (threads created forever, wide inputs) stays UNKNOWN. The
-//! expected verdict is on each program's first line (`// expect: TRUE|FALSE|UNKNOWN`).
+//! expected verdict is on each program's first line (`// expect: TRUE|FALSE|UNKNOWN`; an
+//! UNKNOWN program runs under a budget of 100000 states and 60 s).
 //! A search that drops a successor on purpose must have its TRUE rejected by the certificate
 //! check.
 
@@ -11,6 +12,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use yogar::engine::Verdict;
+use yogar::explore::interp::CanonInfo;
 use yogar::explore::stateful::{self, Options};
 use yogar::frontend;
 use yogar::ir::{DataModel, Program};
@@ -45,7 +47,7 @@ fn load(path: &Path) -> Program {
 
 fn options() -> Options {
     Options {
-        max_states: Some(20_000),
+        max_states: Some(100_000),
         max_resident: None,
         deadline: Some(Instant::now() + Duration::from_secs(60)),
         max_domain: stateful::MAX_DOMAIN,
@@ -86,11 +88,17 @@ fn every_program_gets_its_expected_verdict() {
 fn threads_created_forever_exhaust_the_state_budget() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/stateful/unbounded_creation_unknown.c");
-    let out = stateful::run(&load(&path), &options());
+    let out = stateful::run(
+        &load(&path),
+        &Options {
+            max_states: Some(2_000),
+            ..options()
+        },
+    );
     assert!(
         matches!(
             out.verdict,
-            Verdict::Unknown(UnknownReason::StateBudget { states: 20_001 })
+            Verdict::Unknown(UnknownReason::StateBudget { states: 2_001 })
         ),
         "{}",
         out.verdict
@@ -194,6 +202,17 @@ fn false_twins_have_witnesses_that_replay_confirms() {
     let _ = std::fs::remove_dir_all(&tmp);
     assert!(checked >= 5, "only {checked} FALSE programs");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Symmetry between threads is used only where thread numbers are unobservable: identical
+/// workers created into a handle nobody reads, not workers that compare `pthread_self()`.
+#[test]
+fn symmetry_only_where_thread_numbers_are_unobservable() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stateful");
+    let sym = |name: &str| CanonInfo::of(&load(&dir.join(name))).symmetric;
+    assert!(sym("symmetric_workers_true.c"));
+    assert!(sym("symmetric_workers_three_false.c"));
+    assert!(!sym("thread_numbers_observed_false.c"));
 }
 
 /// The verdict line of a proof says how it was obtained.

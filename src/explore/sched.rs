@@ -108,17 +108,28 @@ pub fn run_step(m: &mut Machine, t: usize, forced: &[u64]) -> Result<Step, Unenu
     Ok(step)
 }
 
-/// Runs one step of the interpreter ([`Machine::step`]) of thread `t` on `m`, without running
-/// on to the end of an atomic section: the stateful search's transition. Nondet values are
-/// `forced` first, then 0; an input with more than `max_domain` values is an error.
-pub fn run_single(
+/// Runs one step of thread `t` on `m` as [`run_step`] does, on to the end of an atomic
+/// section, but for at most `limit` steps of the interpreter ([`Machine::step`]): the
+/// stateful search's transition, where a section that does not end stops in a state of its
+/// own. Nondet values are `forced` first, then 0; an input with more than `max_domain` values
+/// is an error.
+pub fn run_bounded(
     m: &mut Machine,
     t: usize,
     forced: &[u64],
     max_domain: u64,
+    limit: u32,
 ) -> Result<Step, Unenumerable> {
     let mut step = Step::at(m, t);
-    run_into(m, t, forced, max_domain, &mut step)?;
+    let mut n = 1;
+    while !run_into(m, t, forced, max_domain, &mut step)? {
+        if n < limit && m.in_atomic(t) && m.runnable().contains(&t) {
+            step.atomic = true;
+            n += 1;
+        } else {
+            break;
+        }
+    }
     Ok(step)
 }
 

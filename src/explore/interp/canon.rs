@@ -9,9 +9,9 @@
 //! its thread-local objects, and per frame the function, the next instruction, the objects of
 //! its variables, whether it waits for a callee's result and whether that call opened an
 //! atomic section; the locked mutexes and their holders; every reachable object's bytes,
-//! pointers, indeterminate bytes, liveness and privacy flags. Thread numbers are kept as they
-//! are: they are program values (`pthread_t` handles, `pthread_self`), so renaming threads
-//! would have to rename integers in memory, which no form can do exactly.
+//! pointers, indeterminate bytes, liveness and privacy flags. Thread numbers are program
+//! values (`pthread_t` handles, `pthread_self`), so in general the threads are written in the
+//! order of their numbers: renaming threads would have to rename integers in memory.
 //!
 //! What it leaves out, and why that is exact:
 //! - Counters no step reads back in an unbounded machine: `steps`, the per-thread `effects`
@@ -47,27 +47,84 @@
 //!   the path it was first met on, which a renaming preserves. Different allocation orders
 //!   along different paths then give the same form.
 //!
+//! - Thread numbers, when no run can observe them (symmetry reduction, as in SPIN's and
+//!   Murphi's: `CanonInfo::symmetric`): no join, no `pthread_self`, and every handle a
+//!   creation writes goes to a variable nothing reads. The threads other than main are then
+//!   written in the order of a signature of their own state, and object owners and mutex
+//!   holders are renamed along. The interpreter uses a thread's number only to find its own
+//!   state, as the owner of the objects it makes and the holder of the mutexes it takes (both
+//!   renamed, and compared only for equality with the thread's own number), for main's own
+//!   treatment (thread 0 is never moved), as the next creation's number (the count of
+//!   threads, which a permutation keeps), and as a value written to a handle, read by
+//!   `pthread_self` or taken by a join (excluded). So a permutation of the threads other than
+//!   main, with owners and holders renamed along, maps the runs of a state to the runs of the
+//!   permuted state step for step, violations included: states whose forms are equal are
+//!   such permutations of each other. The signature only chooses the order; a tie (two
+//!   threads with equal signatures but different relations to the rest) is broken by number,
+//!   which may leave two symmetric states with different forms, never the converse.
+//!
 //! The encoding is injective on what it keeps: every variable-length part is preceded by its
 //! length and every alternative by a tag, so equal byte strings decode to equal states. No
 //! hash decides equality anywhere.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::{Machine, ObjId, Prov, Scalar, Status, Value};
 use crate::ir::liveness::Liveness;
-use crate::ir::{FuncId, Program};
+use crate::ir::{ExprKind, FuncId, InstrKind, PlaceBase, Program};
 
-/// The live variables of every function body of a program, for [`Machine::canonical`].
-pub struct LiveVars(HashMap<FuncId, Liveness>);
+/// What [`Machine::canonical`] needs to know of the program: the live variables of every
+/// function body, and whether thread numbers are unobservable.
+pub struct CanonInfo {
+    live: HashMap<FuncId, Liveness>,
+    /// Threads other than main are written in an order of their own states rather than by
+    /// number (symmetry reduction; see the module doc).
+    pub symmetric: bool,
+}
 
-impl LiveVars {
-    pub fn of(prog: &Program) -> LiveVars {
-        LiveVars(
-            prog.defined_funcs()
+impl CanonInfo {
+    pub fn of(prog: &Program) -> CanonInfo {
+        CanonInfo {
+            live: prog
+                .defined_funcs()
                 .map(|(f, _, b)| (f, Liveness::of(b)))
                 .collect(),
-        )
+            symmetric: thread_numbers_unobservable(prog),
+        }
     }
+}
+
+/// Whether no run can observe a thread's number: no join and no `pthread_self`, and every
+/// creation writes its handle into a variable that no expression reads or takes the address
+/// of (the frontend folds `pthread_create(&t, ...)` into a write of `t`, so a pointer to the
+/// variable exists only where an address-of expression makes one). A number reaches the
+/// program only through a handle or `pthread_self`, and a join is the only operation that
+/// takes one.
+fn thread_numbers_unobservable(prog: &Program) -> bool {
+    let mut handles = HashSet::new();
+    let mut read = HashSet::new();
+    for (_, _, body) in prog.defined_funcs() {
+        for (_, ins) in body.instrs.iter() {
+            match &ins.kind {
+                InstrKind::ThreadJoin { .. } | InstrKind::ThreadSelf { .. } => return false,
+                InstrKind::ThreadCreate { handle, .. } => match handle.base {
+                    PlaceBase::Var(v) => {
+                        handles.insert(v);
+                    }
+                    _ => return false,
+                },
+                _ => {}
+            }
+            ins.kind.walk_exprs(&mut |e| {
+                if let ExprKind::Read(p) | ExprKind::AddrOf(p) = &e.kind {
+                    if let PlaceBase::Var(v) = p.base {
+                        read.insert(v);
+                    }
+                }
+            });
+        }
+    }
+    handles.is_disjoint(&read)
 }
 
 /// The canonical form: the header (threads, mutexes, object owners) and one string per
@@ -87,29 +144,40 @@ fn put(out: &mut Vec<u8>, mut v: u64) {
     }
 }
 
-/// The renaming of objects: canonical numbers per owner, in traversal order.
+/// The renaming of objects: canonical numbers per owner, in traversal order, and owners
+/// renamed as the threads are reordered.
 struct Names {
     map: HashMap<ObjId, ObjId>,
     order: Vec<ObjId>,
     next: HashMap<u32, u32>,
-    /// Reached but not yet scanned for pointers.
-    todo: Vec<ObjId>,
+    /// The new owner of each owner (the identity past its end).
+    owners: Vec<u32>,
 }
 
 impl Names {
+    fn new(owners: Vec<u32>) -> Names {
+        Names {
+            map: HashMap::new(),
+            order: Vec::new(),
+            next: HashMap::new(),
+            owners,
+        }
+    }
+
+    fn owner(&self, o: u32) -> u32 {
+        self.owners.get(o as usize).copied().unwrap_or(o)
+    }
+
     fn name(&mut self, o: ObjId) -> ObjId {
         if let Some(&n) = self.map.get(&o) {
             return n;
         }
-        let k = self.next.entry(o.owner).or_insert(0);
-        let n = ObjId {
-            owner: o.owner,
-            index: *k,
-        };
+        let owner = self.owner(o.owner);
+        let k = self.next.entry(owner).or_insert(0);
+        let n = ObjId { owner, index: *k };
         *k += 1;
         self.map.insert(o, n);
         self.order.push(o);
-        self.todo.push(o);
         n
     }
 
@@ -163,69 +231,36 @@ impl Machine<'_> {
     /// The canonical form of this state (see the module doc); `None` for a machine whose
     /// form would not be exact: one with loop bounds (its loop counts matter) or a concolic
     /// one (its values have symbolic shadows).
-    pub fn canonical(&self, live: &LiveVars) -> Option<Canonical> {
+    pub fn canonical(&self, info: &CanonInfo) -> Option<Canonical> {
         if self.bounds.is_some() || self.conc.is_some() {
             return None;
         }
-        let mut names = Names {
-            map: HashMap::new(),
-            order: Vec::new(),
-            next: HashMap::new(),
-            todo: Vec::new(),
-        };
+        let n = self.threads.len();
+        // The order the threads are written in: thread 0 first, the others by signature
+        // when thread numbers are unobservable (see `CanonInfo::symmetric`).
+        let mut order: Vec<usize> = (0..n).collect();
+        if info.symmetric && n > 2 {
+            let sigs: Vec<Vec<u8>> = (0..n).map(|t| self.signature(t, info)).collect();
+            order[1..].sort_by(|&a, &b| sigs[a].cmp(&sigs[b]).then(a.cmp(&b)));
+        }
+        let mut pos = vec![0u32; n];
+        for (new, &old) in order.iter().enumerate() {
+            pos[old] = new as u32;
+        }
+        // Owner 0 is the globals' and main's first frame's, owner t + 1 thread t's.
+        let mut owners: Vec<u32> = vec![0];
+        owners.extend(pos.iter().map(|p| p + 1));
+        let mut names = Names::new(owners);
         let mut head = Vec::new();
         // Objects of dead variables (see the module doc): named, their bytes left out.
-        let mut dead: std::collections::HashSet<ObjId> = Default::default();
+        let mut dead: HashSet<ObjId> = HashSet::new();
         // The globals' map is fixed for the program; their objects come first.
         for o in self.globals.values() {
             names.name(*o);
         }
-        put(&mut head, self.threads.len() as u64);
-        for th in &self.threads {
-            put(&mut head, th.entry.as_u32() as u64);
-            match &th.status {
-                Status::Running => head.push(0),
-                Status::CondWaiting => head.push(1),
-                Status::Done(None) => head.push(2),
-                Status::Done(Some(s)) => {
-                    head.push(3);
-                    names.scalar(&mut head, s);
-                }
-                Status::Stopped => head.push(4),
-            }
-            put(&mut head, th.atomic as u64);
-            head.push(th.atomic_entry as u8);
-            put(&mut head, th.memo.len() as u64);
-            for v in &th.memo {
-                names.value(&mut head, v);
-            }
-            put(&mut head, th.tls.len() as u64);
-            for (v, o) in &th.tls {
-                put(&mut head, v.as_u32() as u64);
-                names.obj(&mut head, *o);
-            }
-            put(&mut head, th.frames.len() as u64);
-            for f in &th.frames {
-                put(&mut head, f.func.as_u32() as u64);
-                put(&mut head, f.pc.as_u32() as u64);
-                head.push(match &f.pending {
-                    None => 0,
-                    Some(None) => 1,
-                    Some(Some(_)) => 2,
-                });
-                head.push(f.via_back as u8 | (f.atomic_call as u8) << 1);
-                put(&mut head, f.vars.len() as u64);
-                let live_in = live.0.get(&f.func).and_then(|l| l.live_in(f.pc));
-                for (v, o) in &f.vars {
-                    put(&mut head, v.as_u32() as u64);
-                    names.obj(&mut head, *o);
-                    let d = &self.prog.vars[*v];
-                    if !d.address_taken && !d.is_global() && live_in.is_some_and(|l| !l.contains(v))
-                    {
-                        dead.insert(*o);
-                    }
-                }
-            }
+        put(&mut head, n as u64);
+        for &t in &order {
+            self.thread_part(t, info, &mut names, &mut head, &mut dead);
         }
         // The objects the roots reach, scanned in the order they were named (the pointers
         // of each by offset), so that the naming is a function of the state's shape.
@@ -234,37 +269,14 @@ impl Machine<'_> {
         while scanned < names.order.len() {
             let o = names.order[scanned];
             scanned += 1;
-            if dead.contains(&o) {
-                objects.push(vec![0xff]);
-                continue;
-            }
-            let obj = self.obj(o);
-            let mut s = Vec::with_capacity(obj.bytes.len() + 8);
-            s.push(obj.alive as u8 | (obj.private as u8) << 1 | (obj.escapes as u8) << 2);
-            put(&mut s, obj.bytes.len() as u64);
-            s.extend_from_slice(&obj.bytes);
-            match &obj.undef {
-                None => s.push(0),
-                Some(u) => {
-                    s.push(1);
-                    s.extend(u.iter().map(|&b| b as u8));
-                }
-            }
-            put(&mut s, obj.provs.len() as u64);
-            for (off, (p, size)) in &obj.provs {
-                put(&mut s, *off);
-                names.prov(&mut s, Some(*p));
-                s.push(*size);
-            }
-            objects.push(s);
+            objects.push(self.object_part(o, &mut names, &dead));
         }
-        names.todo.clear();
         // Mutexes held in reachable objects, by their canonical names (others can never be
-        // locked or unlocked again).
-        let held: BTreeMap<(ObjId, u64), usize> = self
+        // locked or unlocked again), with their holders' places in the order.
+        let held: BTreeMap<(ObjId, u64), u32> = self
             .mutexes
             .iter()
-            .filter_map(|((o, off), t)| names.map.get(o).map(|n| ((*n, *off), *t)))
+            .filter_map(|((o, off), t)| names.map.get(o).map(|n| ((*n, *off), pos[*t])))
             .collect();
         put(&mut head, held.len() as u64);
         for ((n, off), t) in &held {
@@ -276,11 +288,113 @@ impl Machine<'_> {
         // The owners of the objects in order (their numbers follow from the order).
         put(&mut head, names.order.len() as u64);
         for o in &names.order {
-            put(&mut head, o.owner as u64);
+            put(&mut head, names.owner(o.owner) as u64);
         }
         let mut form = Vec::with_capacity(objects.len() + 1);
         form.push(head);
         form.extend(objects);
         Some(form)
+    }
+
+    /// Thread `t` alone, its objects named afresh and their first level of bytes: equal for
+    /// two threads in the same local state, whatever their numbers (the order of threads
+    /// under symmetry; any order would be sound, a finer one only merges fewer states).
+    fn signature(&self, t: usize, info: &CanonInfo) -> Vec<u8> {
+        if t == 0 {
+            return Vec::new();
+        }
+        let mut names = Names::new(Vec::new());
+        let mut out = Vec::new();
+        let mut dead = HashSet::new();
+        self.thread_part(t, info, &mut names, &mut out, &mut dead);
+        let direct = names.order.len();
+        for k in 0..direct {
+            let o = names.order[k];
+            out.extend(self.object_part(o, &mut names, &dead));
+        }
+        out
+    }
+
+    /// Writes thread `t`'s part of the header, naming the objects it refers to and noting
+    /// the objects of its dead variables.
+    fn thread_part(
+        &self,
+        t: usize,
+        info: &CanonInfo,
+        names: &mut Names,
+        head: &mut Vec<u8>,
+        dead: &mut HashSet<ObjId>,
+    ) {
+        let th = &self.threads[t];
+        put(head, th.entry.as_u32() as u64);
+        match &th.status {
+            Status::Running => head.push(0),
+            Status::CondWaiting => head.push(1),
+            Status::Done(None) => head.push(2),
+            Status::Done(Some(s)) => {
+                head.push(3);
+                names.scalar(head, s);
+            }
+            Status::Stopped => head.push(4),
+        }
+        put(head, th.atomic as u64);
+        head.push(th.atomic_entry as u8);
+        put(head, th.memo.len() as u64);
+        for v in &th.memo {
+            names.value(head, v);
+        }
+        put(head, th.tls.len() as u64);
+        for (v, o) in &th.tls {
+            put(head, v.as_u32() as u64);
+            names.obj(head, *o);
+        }
+        put(head, th.frames.len() as u64);
+        for f in &th.frames {
+            put(head, f.func.as_u32() as u64);
+            put(head, f.pc.as_u32() as u64);
+            head.push(match &f.pending {
+                None => 0,
+                Some(None) => 1,
+                Some(Some(_)) => 2,
+            });
+            head.push(f.via_back as u8 | (f.atomic_call as u8) << 1);
+            put(head, f.vars.len() as u64);
+            let live_in = info.live.get(&f.func).and_then(|l| l.live_in(f.pc));
+            for (v, o) in &f.vars {
+                put(head, v.as_u32() as u64);
+                names.obj(head, *o);
+                let d = &self.prog.vars[*v];
+                if !d.address_taken && !d.is_global() && live_in.is_some_and(|l| !l.contains(v)) {
+                    dead.insert(*o);
+                }
+            }
+        }
+    }
+
+    /// The string of object `o`: its flags, bytes, indeterminate bytes and pointers (only a
+    /// mark for a dead variable's object).
+    fn object_part(&self, o: ObjId, names: &mut Names, dead: &HashSet<ObjId>) -> Vec<u8> {
+        if dead.contains(&o) {
+            return vec![0xff];
+        }
+        let obj = self.obj(o);
+        let mut s = Vec::with_capacity(obj.bytes.len() + 8);
+        s.push(obj.alive as u8 | (obj.private as u8) << 1 | (obj.escapes as u8) << 2);
+        put(&mut s, obj.bytes.len() as u64);
+        s.extend_from_slice(&obj.bytes);
+        match &obj.undef {
+            None => s.push(0),
+            Some(u) => {
+                s.push(1);
+                s.extend(u.iter().map(|&b| b as u8));
+            }
+        }
+        put(&mut s, obj.provs.len() as u64);
+        for (off, (p, size)) in &obj.provs {
+            put(&mut s, *off);
+            names.prov(&mut s, Some(*p));
+            s.push(*size);
+        }
+        s
     }
 }

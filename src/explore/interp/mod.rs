@@ -22,7 +22,7 @@ mod canon;
 mod eval;
 mod exec;
 mod memory;
-pub use canon::{Canonical, LiveVars};
+pub use canon::{CanonInfo, Canonical};
 pub use memory::summary;
 mod shadow;
 mod threads;

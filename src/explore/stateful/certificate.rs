@@ -12,7 +12,11 @@
 //! Then no run of the program reaches a violation, at any depth: by induction on the run's
 //! length, every state of it is in `S`, and no transition out of `S` violates. The check
 //! trusts what the search trusts too: the interpreter's semantics, the successor relation,
-//! and the canonical form's exactness (equal forms behave alike, `interp::canon`).
+//! and the canonical form's exactness (equal forms behave alike, `interp::canon`, whose
+//! dead-variable, garbage and thread-symmetry arguments it relies on like the search). The
+//! one reduction of the successor relation itself, merging thread-local instructions and
+//! atomic sections into one transition (`succ`), is exact, so the set is closed under the
+//! full relation.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -21,7 +25,7 @@ use super::store::Store;
 use super::succ::successors;
 use super::Options;
 use crate::explore::interp::RunEnd;
-use crate::explore::interp::LiveVars;
+use crate::explore::interp::CanonInfo;
 use crate::ir::Program;
 
 /// A certificate that passed.
@@ -46,7 +50,7 @@ pub enum CheckError {
 /// module doc).
 pub fn check(prog: &Program, store: &Store, opts: &Options) -> Result<Checked, CheckError> {
     let cpu = super::cpu_time();
-    let live = LiveVars::of(prog);
+    let live = CanonInfo::of(prog);
     let reject = |why: String| Err(CheckError::Rejected(why));
     let init = match super::initial(prog) {
         Ok(m) => m,

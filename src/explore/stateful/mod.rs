@@ -9,12 +9,14 @@
 //! Soundness, part by part:
 //! - The machine has no loop or recursion bound (`Machine::new`), so its runs are all runs.
 //! - The successor relation (`succ`) expands every runnable thread with every nondet value
-//!   (inputs with more than [`MAX_DOMAIN`] values give UNKNOWN). Its only reduction, merging
-//!   thread-local instructions into the visible step before them, is exact (see `succ`). No
+//!   (inputs with more than [`MAX_DOMAIN`] values give UNKNOWN). Its only reductions, merging
+//!   thread-local instructions into the visible step before them and an atomic section into
+//!   one transition, are exact (see `succ`). No
 //!   partial-order reduction is applied: sleep sets or persistent sets combined with a visited
 //!   set need a cycle proviso to stay sound, and a full expansion needs none.
 //! - The visited set (`store`) compares canonical forms exactly (no hash decides), and equal
-//!   forms behave alike (`interp::canon`).
+//!   forms behave alike (`interp::canon`: dead variables and unreachable objects are left
+//!   out, objects renamed, and threads permuted when their numbers are unobservable).
 //! - A trap (a construct the interpreter cannot run exactly), a wide input, the time limit or
 //!   the state budget makes the result UNKNOWN, never TRUE. Unbounded thread creation makes
 //!   the state space infinite and ends in one of the budgets.

@@ -13,8 +13,8 @@ use super::Options;
 use crate::engine::Trace;
 use crate::explore::findings::unenumerable;
 use crate::explore::interp::{Machine, RunEnd};
-use crate::explore::sched::{run_single, Step};
-use crate::explore::interp::LiveVars;
+use crate::explore::sched::{run_bounded, Step};
+use crate::explore::interp::CanonInfo;
 use crate::ir::Program;
 use crate::verdict::UnknownReason;
 
@@ -43,7 +43,7 @@ pub fn search<'p>(prog: &'p Program, opts: &Options) -> Searched<'p> {
         steps: 0,
         init: None,
     };
-    let live = LiveVars::of(prog);
+    let live = CanonInfo::of(prog);
     let init = match super::initial(prog) {
         Ok(m) => m,
         Err(e) => {
@@ -172,7 +172,13 @@ fn rebuild(
     let mut m = super::initial(prog).map_err(|e| format!("replay cannot start: {e:?}"))?;
     let mut steps: Vec<Step> = Vec::with_capacity(path.len());
     for (k, e) in path.iter().enumerate() {
-        let s = run_single(&mut m, e.thread as usize, &e.choices, opts.max_domain)
+        let s = run_bounded(
+            &mut m,
+            e.thread as usize,
+            &e.choices,
+            opts.max_domain,
+            super::succ::ATOMIC_RUN,
+        )
             .map_err(|_| "replay met a wide input".to_string())?;
         let last = k + 1 == path.len();
         match (&s.end, last) {

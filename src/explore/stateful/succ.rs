@@ -11,11 +11,20 @@
 //! and any interleaving equals one where it runs right after its thread's previous step; it
 //! cannot violate (an assertion is not invisible), and a thread that would run invisible
 //! instructions forever yields after a fixed number of them, leaving a state the search then
-//! sees again. Atomic sections are not merged: their intermediate states are states of their
-//! own, in which only the section's thread is runnable.
+//! sees again.
+//!
+//! An atomic section is also one transition (up to [`ATOMIC_RUN`] interpreter steps): in its
+//! intermediate states only the section's thread is runnable (`Machine::runnable`), so they
+//! have no interleaving to explore; a violation or a run end inside the section ends the
+//! transition with it, and each nondet value inside it is still enumerated. A section longer
+//! than the limit goes on from a stored state, like any other.
 
 use crate::explore::interp::Machine;
-use crate::explore::sched::{run_single, Step, Unenumerable};
+use crate::explore::sched::{run_bounded, Step, Unenumerable};
+
+/// Interpreter steps an atomic section runs in one transition at most; a longer one goes on
+/// from a state of its own.
+pub const ATOMIC_RUN: u32 = 1000;
 
 /// One transition: the thread, its nondet values, the step (its run end, if it ended the
 /// run) and the state after it.
@@ -36,7 +45,7 @@ pub fn successors<'p>(m: &Machine<'p>, max_domain: u64) -> (Vec<Succ<'p>>, Optio
         let mut forced: Vec<u64> = Vec::new();
         loop {
             let mut next = m.clone();
-            let step = match run_single(&mut next, t, &forced, max_domain) {
+            let step = match run_bounded(&mut next, t, &forced, max_domain, ATOMIC_RUN) {
                 Ok(s) => s,
                 Err(u) => {
                     wide.get_or_insert(u);
