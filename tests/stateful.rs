@@ -86,8 +86,8 @@ fn every_program_gets_its_expected_verdict() {
 
 #[test]
 fn threads_created_forever_exhaust_the_state_budget() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/stateful/unbounded_creation_unknown.c");
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stateful/unbounded_creation_unknown.c");
     let out = stateful::run(
         &load(&path),
         &Options {

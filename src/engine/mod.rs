@@ -222,14 +222,12 @@ impl Engine {
             Engine::Yogar => yogar::decide(prog, out, opts),
             Engine::Cegar => cegar::decide(prog, out, opts),
             Engine::Monolithic => monolithic::decide(prog, out, opts),
-            Engine::Dpor
-            | Engine::Cdpor
-            | Engine::Rsmc
-            | Engine::Rvf
-            | Engine::Stateful => Outcome::unknown(
-                UnknownReason::Internal("an explorer has no equation to decide".into()),
-                EngineStats::default(),
-            ),
+            Engine::Dpor | Engine::Cdpor | Engine::Rsmc | Engine::Rvf | Engine::Stateful => {
+                Outcome::unknown(
+                    UnknownReason::Internal("an explorer has no equation to decide".into()),
+                    EngineStats::default(),
+                )
+            }
         }
     }
 

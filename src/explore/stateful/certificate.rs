@@ -24,8 +24,8 @@ use std::time::{Duration, Instant};
 use super::store::Store;
 use super::succ::successors;
 use super::Options;
-use crate::explore::interp::RunEnd;
 use crate::explore::interp::CanonInfo;
+use crate::explore::interp::RunEnd;
 use crate::ir::Program;
 
 /// A certificate that passed.
@@ -73,8 +73,10 @@ pub fn check(prog: &Program, store: &Store, opts: &Options) -> Result<Checked, C
     let mut walked = 1u64;
     let mut transitions = 0u64;
     let mut queue = VecDeque::from([init]);
+    let mut expanded = 0u64;
     while let Some(m) = queue.pop_front() {
-        if transitions % 1024 == 0 && opts.deadline.is_some_and(|d| Instant::now() >= d) {
+        expanded += 1;
+        if expanded.is_multiple_of(256) && opts.deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(CheckError::Timeout);
         }
         let (succs, wide) = successors(&m, opts.max_domain);

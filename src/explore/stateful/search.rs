@@ -12,9 +12,9 @@ use super::succ::successors;
 use super::Options;
 use crate::engine::Trace;
 use crate::explore::findings::unenumerable;
+use crate::explore::interp::CanonInfo;
 use crate::explore::interp::{Machine, RunEnd};
 use crate::explore::sched::{run_bounded, Step};
-use crate::explore::interp::CanonInfo;
 use crate::ir::Program;
 use crate::verdict::UnknownReason;
 
@@ -63,7 +63,7 @@ pub fn search<'p>(prog: &'p Program, opts: &Options) -> Searched<'p> {
     let mut expanded = 0u64;
     while let Some((id, m)) = queue.pop_front() {
         expanded += 1;
-        if expanded % CLOCK_EVERY == 0 {
+        if expanded.is_multiple_of(CLOCK_EVERY) {
             if opts.deadline.is_some_and(|d| Instant::now() >= d) {
                 out.incomplete.get_or_insert(UnknownReason::Timeout);
                 return out;
@@ -127,10 +127,9 @@ pub fn search<'p>(prog: &'p Program, opts: &Options) -> Searched<'p> {
                     let (nid, new) = out.store.insert(form, Some(edge));
                     if new {
                         if opts.max_states.is_some_and(|n| out.store.len() as u64 > n) {
-                            out.incomplete
-                                .get_or_insert(UnknownReason::StateBudget {
-                                    states: out.store.len() as u64,
-                                });
+                            out.incomplete.get_or_insert(UnknownReason::StateBudget {
+                                states: out.store.len() as u64,
+                            });
                             return out;
                         }
                         queue.push_back((nid, s.next));
@@ -179,12 +178,11 @@ fn rebuild(
             opts.max_domain,
             super::succ::ATOMIC_RUN,
         )
-            .map_err(|_| "replay met a wide input".to_string())?;
+        .map_err(|_| "replay met a wide input".to_string())?;
         let last = k + 1 == path.len();
         match (&s.end, last) {
             (None, false) => {}
-            (Some(RunEnd::Violation { thread: t, loc: l }), true) if *t == thread && *l == loc => {
-            }
+            (Some(RunEnd::Violation { thread: t, loc: l }), true) if *t == thread && *l == loc => {}
             (end, _) => {
                 return Err(format!(
                     "the violating run did not replay (step {k} ended with {end:?})"
