@@ -78,6 +78,8 @@ pub struct Options {
     pub memory_model: crate::engine::MemoryModel,
     /// `rvf` only: use the paper's causal maps.
     pub causal_maps: bool,
+    /// `-D`, `-I`, `--function`, `--error-label`.
+    pub frontend: frontend::FrontendOptions,
 }
 
 impl Default for Options {
@@ -99,6 +101,7 @@ impl Default for Options {
             max_states: None,
             memory_model: crate::engine::MemoryModel::Sc,
             causal_maps: false,
+            frontend: frontend::FrontendOptions::default(),
         }
     }
 }
@@ -190,20 +193,20 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
             engine: options.engine.name().into(),
         }));
     }
-    if task.property != Property::UnreachCall {
+    if !options.engine.checks(&task.property) {
         return Ok(early(UnknownReason::UnsupportedProperty));
     }
     if let Some(s) = &options.status {
         s.set_phase(Phase::Frontend);
     }
-    let prog = match frontend::load(&task.program, data_model) {
+    let prog = match frontend::load_with(&task.program, data_model, &options.frontend) {
         Ok(p) => p,
         Err(LoadError::Frontend(e)) if e.is_unsupported() => return Ok(early(e.into())),
         Err(e) => return Err(VerifyError::Load(e)),
     };
     let frontend_time = started.elapsed();
     let deadline = options.timeout.map(|t| started + t);
-    let (bound, mut outcome) = deepen(&prog, options, deadline)?;
+    let (bound, mut outcome) = deepen(&prog, options, &task.property, deadline)?;
     let mut stats = outcome.stats;
     stats.frontend_time = frontend_time;
     stats.total_time = started.elapsed();
@@ -227,6 +230,7 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
 fn deepen(
     prog: &Program,
     options: &Options,
+    property: &Property,
     deadline: Option<Instant>,
 ) -> Result<(u32, engine::Outcome), VerifyError> {
     let mut bound = match options.unwind {
@@ -242,6 +246,7 @@ fn deepen(
     times.symex_time += start.elapsed();
     loop {
         let mut opts = engine_options(options, bound);
+        opts.property = property.clone();
         if let Some(d) = deadline {
             let left = d.saturating_duration_since(Instant::now());
             if left.is_zero() {
@@ -323,6 +328,7 @@ fn engine_options(options: &Options, bound: u32) -> EngineOptions {
         max_states: options.max_states,
         memory_model: options.memory_model,
         causal_maps: options.causal_maps,
+        property: Property::UnreachCall,
     }
 }
 

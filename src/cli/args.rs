@@ -53,15 +53,47 @@ pub struct LitmusArgs {
     pub timeout: Option<f64>,
 }
 
+/// Options for the frontend, as CBMC names them.
+#[derive(Args, Debug, Clone, Default)]
+pub struct FrontendArgs {
+    /// Define a macro for the preprocessor (`-D NAME` or `-D NAME=VALUE`; repeatable).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
+    /// Search DIR for `#include` files before the system directories (repeatable).
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// The entry point: this function instead of `main` (its parameters are inputs).
+    #[arg(long, value_name = "NAME")]
+    pub function: Option<String>,
+    /// Reaching a statement labelled LABEL is the error (older SV-COMP tasks use `ERROR:`).
+    #[arg(long, value_name = "LABEL")]
+    pub error_label: Option<String>,
+}
+
+impl FrontendArgs {
+    /// The frontend's options.
+    pub fn options(&self) -> crate::frontend::FrontendOptions {
+        crate::frontend::FrontendOptions {
+            defines: self.define.clone(),
+            include_dirs: self.include.clone(),
+            entry: self.function.clone(),
+            error_label: self.error_label.clone(),
+        }
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
     /// The program (.c or .i) or an SV-COMP task definition (.yml).
     pub file: PathBuf,
+    #[command(flatten)]
+    pub frontend: FrontendArgs,
     /// Unwind every loop (and recursion) this many times, or `auto` (the default): deepen the
     /// bound 1, 2, 3, 4, 6, 8, 12, 16, ... until a verdict or the time limit.
     #[arg(long, value_name = "N|auto", value_parser = parse_unwind)]
     pub unwind: Option<Unwind>,
-    /// The SV-COMP property file (`.prp`); only unreach-call is checked.
+    /// The SV-COMP property file (`.prp`): unreach-call (the default), no-data-race or
+    /// no-overflow (engines yogar and dpor); any other answers UNKNOWN (unsupported property).
     #[arg(long, value_name = "FILE")]
     pub property: Option<PathBuf>,
     /// Verification engine: yogar (the default: ordering consistency checked inside the SAT
@@ -183,6 +215,8 @@ impl VerifyArgs {
 pub struct ParseArgs {
     /// The program (.c or .i).
     pub file: PathBuf,
+    #[command(flatten)]
+    pub frontend: FrontendArgs,
     /// ILP32 data model (int, long and pointers are 32 bits).
     #[arg(long = "32", conflicts_with = "lp64")]
     pub ilp32: bool,
@@ -228,6 +262,8 @@ pub struct ReplayArgs {
     pub file: PathBuf,
     /// The violation witness (GraphML).
     pub witness: PathBuf,
+    #[command(flatten)]
+    pub frontend: FrontendArgs,
     /// ILP32 data model (int, long and pointers are 32 bits).
     #[arg(long = "32", conflicts_with = "lp64")]
     pub ilp32: bool,

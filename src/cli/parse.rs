@@ -7,7 +7,7 @@ use crate::ir;
 
 /// Loads the program, printing the error line on failure; `Err(exit code)` then.
 pub fn load(args: &ParseArgs) -> Result<ir::Program, u8> {
-    frontend::load(&args.file, args.data_model()).map_err(|e| {
+    frontend::load_with(&args.file, args.data_model(), &args.frontend.options()).map_err(|e| {
         eprintln!("yogar: {e}");
         e.exit_code()
     })

@@ -46,8 +46,17 @@ impl std::error::Error for LoadError {}
 
 /// Preprocesses, parses and lowers a `.c` or `.i` file, and validates its IR.
 pub fn load(path: &Path, model: DataModel) -> Result<Program, LoadError> {
+    load_with(path, model, &super::FrontendOptions::default())
+}
+
+/// [`load`] with the user's frontend options (`-D`, `-I`, `--function`, `--error-label`).
+pub fn load_with(
+    path: &Path,
+    model: DataModel,
+    options: &super::FrontendOptions,
+) -> Result<Program, LoadError> {
     let file = path.display().to_string();
-    let prog = match std::panic::catch_unwind(|| super::load_file(path, model)) {
+    let prog = match std::panic::catch_unwind(|| super::load_file_with(path, model, options)) {
         Ok(Ok(p)) => p,
         Ok(Err(e)) => return Err(LoadError::Frontend(e)),
         Err(_) => return Err(LoadError::Crashed { file }),

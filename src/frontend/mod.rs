@@ -20,10 +20,19 @@
 //!   (`sprintf`, `strcat`, …) are unsupported. A variable-length array is an allocation of its
 //!   size (`vla`).
 //! - pthread: create, join, exit, self, equal, mutex init/lock/unlock/trylock/destroy,
-//!   cond init/wait/signal/broadcast/destroy, keys (a thread-local table; destructors run at a
-//!   thread's end, `thread_end`),
-//!   attribute objects for threads are ignored; attributes for mutexes/conditions and every
-//!   other `pthread_*` function are unsupported.
+//!   cond init/wait/timedwait/signal/broadcast/destroy, keys (a thread-local table; destructors
+//!   run at a thread's end, `thread_end`), semaphores, spin and read-write locks, once,
+//!   barriers (`builtins::sync_objects`); attribute objects for threads are ignored;
+//!   attributes for mutexes/conditions and every other `pthread_*` function are unsupported.
+//! - CBMC's extensions (`builtins::cprover`, `cprover_async`): `__CPROVER_assert/assume`,
+//!   atomic sections, `__CPROVER_fence`, `__CPROVER_ASYNC_n:` thread labels (the statement
+//!   outlined into a thread function, the spawner's locals copied by value), `nondet_*`;
+//!   `assert` without `<assert.h>` is the assertion.
+//! - C11 atomics under SC: `_Atomic` read-modify-writes are atomic sections
+//!   (`atomic_objects`); GCC's `__atomic_*`/`__sync_*` builtins (`builtins::atomics`), which
+//!   yogar's own `<stdatomic.h>` (`include/`) maps the C11 functions to.
+//! - A call of an unmodelled name of the reserved families (`__CPROVER_`, `__VERIFIER_`,
+//!   `__builtin_`, `__sync_`, `__atomic_`, `pthread_`, `sem_`) is unsupported.
 //! - A function without a body returns a nondet value and writes nothing (listed in
 //!   `Program::external_calls`, printed as a warning by the CLI). A program's own definition of
 //!   a library function is used instead of the built-in model (SV-COMP builtins excepted).
@@ -46,22 +55,54 @@ pub mod source_map;
 use std::path::Path;
 
 pub use error::FrontendError;
-pub use load::{load, LoadError};
+pub use load::{load, load_with, LoadError};
 
 use crate::ir::{DataModel, Program};
 
+/// What the user tells the frontend beyond the file (CBMC's options of the same names).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FrontendOptions {
+    /// `-D NAME[=VALUE]`: macros defined for the preprocessor.
+    pub defines: Vec<String>,
+    /// `-I DIR`: directories searched for `#include`, before the system ones.
+    pub include_dirs: Vec<std::path::PathBuf>,
+    /// `--function NAME`: the entry point instead of `main`.
+    pub entry: Option<String>,
+    /// `--error-label LABEL`: reaching a statement with this label is the error.
+    pub error_label: Option<String>,
+}
+
 /// Preprocesses, parses and lowers a `.c` or `.i` file.
 pub fn load_file(path: &Path, model: DataModel) -> Result<Program, FrontendError> {
-    let text = preprocess::preprocess(path, model)?;
-    lower_preprocessed(&text, model)
+    load_file_with(path, model, &FrontendOptions::default())
+}
+
+/// [`load_file`] with the user's frontend options.
+pub fn load_file_with(
+    path: &Path,
+    model: DataModel,
+    options: &FrontendOptions,
+) -> Result<Program, FrontendError> {
+    let text = preprocess::preprocess(path, model, options)?;
+    lower_preprocessed_with(&text, model, options)
 }
 
 /// Parses and lowers already preprocessed text (line markers give the locations).
+pub fn lower_preprocessed(text: &str, model: DataModel) -> Result<Program, FrontendError> {
+    lower_preprocessed_with(text, model, &FrontendOptions::default())
+}
+
+/// [`lower_preprocessed`] with the user's frontend options.
 ///
 /// Parser and lowering recurse over the syntax tree: they run on a thread with a large stack,
 /// so that deeply nested input cannot overflow it.
-pub fn lower_preprocessed(text: &str, model: DataModel) -> Result<Program, FrontendError> {
+pub fn lower_preprocessed_with(
+    text: &str,
+    model: DataModel,
+    options: &FrontendOptions,
+) -> Result<Program, FrontendError> {
     let owned = text.to_string();
+    let options = options.clone();
     let handle = std::thread::Builder::new()
         .stack_size(512 << 20)
         .spawn(move || {
@@ -69,7 +110,7 @@ pub fn lower_preprocessed(text: &str, model: DataModel) -> Result<Program, Front
             let map = source_map::SourceMap::new(&text);
             check_pragmas(&text, &map)?;
             let unit = parse::parse(&text, &map)?;
-            lower::lower_unit(&unit, &map, model, dollar.as_deref())
+            lower::lower_unit(&unit, &map, model, dollar.as_deref(), &options)
         })
         .map_err(|e| FrontendError::Input(format!("cannot start the frontend thread: {e}")))?;
     match handle.join() {

@@ -18,7 +18,14 @@ use crate::ir::DataModel;
 /// which is what traces and witnesses must cite. The text reaches gcc on its standard input,
 /// with the file's directory first on the quote-include path, so `#include "x.h"` still
 /// finds the file's neighbours; gcc's name for it, `<stdin>`, is replaced by the path.
-pub fn preprocess(path: &Path, model: DataModel) -> Result<String, FrontendError> {
+///
+/// CBMC's type and storage-class keywords `__CPROVER_bool` and `__CPROVER_thread_local` are
+/// defined as their C11 spellings; the user's `-D` and `-I` options follow.
+pub fn preprocess(
+    path: &Path,
+    model: DataModel,
+    options: &super::FrontendOptions,
+) -> Result<String, FrontendError> {
     let bytes = match std::fs::metadata(path) {
         Ok(m) if m.is_dir() => Err(std::io::Error::other("is a directory")),
         _ => std::fs::read(path),
@@ -33,6 +40,15 @@ pub fn preprocess(path: &Path, model: DataModel) -> Result<String, FrontendError
     }
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     cmd.arg("-iquote").arg(dir.unwrap_or(Path::new(".")));
+    cmd.arg("-isystem").arg(own_headers()?);
+    cmd.arg("-D__CPROVER_bool=_Bool");
+    cmd.arg("-D__CPROVER_thread_local=_Thread_local");
+    for d in &options.defines {
+        cmd.arg(format!("-D{d}"));
+    }
+    for i in &options.include_dirs {
+        cmd.arg("-I").arg(i);
+    }
     cmd.arg("-");
     cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -67,6 +83,40 @@ pub fn preprocess(path: &Path, model: DataModel) -> Result<String, FrontendError
     let text = String::from_utf8(out.stdout)
         .map_err(|_| FrontendError::Input(format!("{name}: preprocessed text is not UTF-8")))?;
     Ok(rename_stdin(&text, &name))
+}
+
+/// yogar's replacements of system headers the parser cannot take (`include/`), ahead of the
+/// system ones on the include path.
+const OWN_HEADERS: &[(&str, &str)] = &[("stdatomic.h", include_str!("include/stdatomic.h"))];
+
+/// The directory holding [`OWN_HEADERS`]: written once per content under the temporary
+/// directory (each file through a rename, so concurrent runs never see a partial one).
+fn own_headers() -> Result<std::path::PathBuf, FrontendError> {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    OWN_HEADERS.hash(&mut h);
+    let dir = std::env::temp_dir().join(format!("yogar-include-{:016x}", h.finish()));
+    let err = |e: std::io::Error| {
+        FrontendError::Input(format!(
+            "cannot write yogar's headers to {}: {e}",
+            dir.display()
+        ))
+    };
+    for (name, text) in OWN_HEADERS {
+        let path = dir.join(name);
+        if std::fs::read_to_string(&path).is_ok_and(|t| t == *text) {
+            continue;
+        }
+        // A temporary name of this process and call: threads of one process (the tests) and
+        // other processes may write at once; each rename installs a complete file.
+        static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        std::fs::create_dir_all(&dir).map_err(err)?;
+        let tmp = dir.join(format!("{name}.{}.{n}", std::process::id()));
+        std::fs::write(&tmp, text).map_err(err)?;
+        std::fs::rename(&tmp, &path).map_err(err)?;
+    }
+    Ok(dir)
 }
 
 /// Replaces GNU line markers (`# 12 "file" ...`) by empty lines.

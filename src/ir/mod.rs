@@ -384,12 +384,16 @@ impl Approximation {
     }
 }
 
-/// The POWER barriers.
+/// The POWER barriers, and CBMC's `__CPROVER_fence`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum FenceKind {
     Sync,
     Lwsync,
     Isync,
+    /// `__CPROVER_fence("WWfence", ...)`: orders the named pairs of accesses. No effect under
+    /// sequential consistency; the POWER explorer does not map it to a POWER barrier (a
+    /// stronger barrier would hide behaviours), so it is unsupported there.
+    Cprover,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -456,8 +460,8 @@ pub enum InstrKind {
     },
     AtomicBegin,
     AtomicEnd,
-    /// A POWER memory barrier (`__yogar_sync()` and friends): no effect under sequential
-    /// consistency; the POWER explorer orders accesses by it.
+    /// A memory barrier (`__yogar_sync()` and friends, `__CPROVER_fence`): no effect under
+    /// sequential consistency; the POWER explorer orders accesses by the POWER ones.
     Fence(FenceKind),
     /// From here on the execution is an over-approximation: values the program computes
     /// exactly were replaced by arbitrary ones (see [`Approximation`]). An engine may answer

@@ -299,11 +299,16 @@ impl Tr<'_> {
                         target: 0,
                     });
                 }
-                InstrKind::Fence(f) => self.emit(Instr::Fence(match f {
-                    FenceKind::Sync => Fence::Sync,
-                    FenceKind::Lwsync => Fence::Lwsync,
-                    FenceKind::Isync => Fence::Isync,
-                })),
+                InstrKind::Fence(f) => {
+                    self.emit(Instr::Fence(match f {
+                        FenceKind::Sync => Fence::Sync,
+                        FenceKind::Lwsync => Fence::Lwsync,
+                        FenceKind::Isync => Fence::Isync,
+                        FenceKind::Cprover => return self.unsupported(
+                            "__CPROVER_fence on the POWER explorer (not mapped to a POWER barrier)",
+                        ),
+                    }))
+                }
                 _ => return self.unsupported("statement outside the POWER explorer's subset"),
             }
         }

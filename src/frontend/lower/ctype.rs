@@ -7,9 +7,8 @@ use super::{Lowerer, Sym, Tag, R};
 use crate::ir::types::MemberSpec;
 use crate::ir::{Expr, Type, TypeId};
 
-/// What an `_Atomic` object is reported as.
-const ATOMIC: &str =
-    "_Atomic objects (C11 atomics: indivisible read-modify-write, ordered under weak memory)";
+/// What an `_Atomic` object that `atomic_objects` does not track is reported as.
+const ATOMIC: &str = "_Atomic struct member or atomic pointer object (int *_Atomic)";
 
 /// The result of reading declaration specifiers.
 #[derive(Clone, Debug)]
@@ -19,6 +18,8 @@ pub(crate) struct Spec {
     pub is_static: bool,
     pub is_extern: bool,
     pub thread_local: bool,
+    /// What the specifiers say of `_Atomic` (see `atomic_objects`).
+    pub atomic: super::atomic_objects::Shape,
 }
 
 /// Parameter names of the function declarator next to the declared name.
@@ -53,7 +54,9 @@ impl<'a> Lowerer<'a> {
             is_static: false,
             is_extern: false,
             thread_local: false,
+            atomic: super::atomic_objects::Shape::PLAIN,
         };
+        let outer = self.atomic_spec_start();
         let mut mode = None;
         // `struct {...} __attribute__((packed, aligned(N)))`: the attributes follow the struct
         // specifier in the list, but its layout needs them.
@@ -90,6 +93,7 @@ impl<'a> Lowerer<'a> {
         if let Some(bits) = mode {
             spec.ty = self.apply_mode(spec.ty, bits);
         }
+        spec.atomic = self.atomic_spec_end(spec.ty, outer);
         Ok(spec)
     }
 
@@ -99,6 +103,7 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> R<TypeId> {
         let mut c = Counts::default();
+        let outer = self.atomic_spec_start();
         let mut attrs = (false, None);
         for s in specs {
             if let SpecifierQualifier::Extension(ext) = &s.node {
@@ -116,20 +121,20 @@ impl<'a> Lowerer<'a> {
             }
         }
         self.pending_struct_attrs = None;
-        self.combine(&c, span)
+        let ty = self.combine(&c, span)?;
+        self.atomic_spec_end(ty, outer);
+        Ok(ty)
     }
 
     /// `const`, `volatile`, `restrict` and the like change nothing the verifier models (under
     /// sequential consistency every access is already a visible event). `_Atomic` does: a
-    /// compound assignment or `++` on an atomic object is one indivisible read-modify-write,
-    /// and under a weak memory model its plain accesses are sequentially consistent. Lowering
-    /// it as an ordinary object would split the read-modify-write (a race that cannot happen:
-    /// a wrong FALSE) and order nothing under POWER, so it is unsupported.
-    fn qualifier(&self, q: &Node<TypeQualifier>) -> R<()> {
-        match q.node {
-            TypeQualifier::Atomic => Err(self.unsupported(q.span, ATOMIC)),
-            _ => Ok(()),
+    /// compound assignment or `++` on an atomic object is one indivisible read-modify-write
+    /// (`atomic_objects` tracks which objects are atomic).
+    fn qualifier(&mut self, q: &Node<TypeQualifier>) -> R<()> {
+        if q.node == TypeQualifier::Atomic {
+            self.atomic.seen = true;
         }
+        Ok(())
     }
 
     fn mode_attribute(&self, ext: &[Node<Extension>]) -> Option<u8> {
@@ -196,7 +201,11 @@ impl<'a> Lowerer<'a> {
             TypeSpecifier::Unsigned => c.unsigned = true,
             TypeSpecifier::Bool => c.bool_ = true,
             TypeSpecifier::Complex => c.complex = true,
-            TypeSpecifier::Atomic(_) => return Err(self.unsupported(ts.span, ATOMIC)),
+            TypeSpecifier::Atomic(tn) => {
+                let t = self.type_name(tn)?;
+                c.named = Some(t);
+                self.atomic.seen = true;
+            }
             TypeSpecifier::Struct(st) => {
                 let t = self.struct_type(st)?;
                 c.named = Some(t);
@@ -205,8 +214,11 @@ impl<'a> Lowerer<'a> {
                 let t = self.enum_type(et)?;
                 c.named = Some(t);
             }
-            TypeSpecifier::TypedefName(id) => match self.lookup(&id.node.name) {
-                Some(Sym::Typedef(t)) => c.named = Some(*t),
+            TypeSpecifier::TypedefName(id) => match self.lookup(&id.node.name).cloned() {
+                Some(Sym::Typedef(t)) => {
+                    c.named = Some(t);
+                    self.atomic_typedef_used(&id.node.name);
+                }
                 _ => {
                     if id.node.name == "__builtin_va_list" {
                         let v = self.types.void_ptr();
@@ -327,6 +339,9 @@ impl<'a> Lowerer<'a> {
                     continue;
                 };
                 let base = self.specifier_qualifiers(&f.node.specifiers, f.span)?;
+                if self.atomic.last.and_then(|s| s.object) == Some(true) {
+                    return Err(self.unsupported(f.span, ATOMIC));
+                }
                 let mut spec_attrs = (false, None);
                 for sq in &f.node.specifiers {
                     if let SpecifierQualifier::Extension(ext) = &sq.node {
@@ -453,7 +468,9 @@ impl<'a> Lowerer<'a> {
             if let DerivedDeclarator::Pointer(qs) = &x.node {
                 for q in qs {
                     if let PointerQualifier::TypeQualifier(q) = &q.node {
-                        self.qualifier(q)?;
+                        if q.node == TypeQualifier::Atomic {
+                            return Err(self.unsupported(q.span, ATOMIC));
+                        }
                     }
                 }
             }
@@ -529,6 +546,7 @@ impl<'a> Lowerer<'a> {
     ) -> R<(Vec<TypeId>, Vec<Option<String>>, bool)> {
         let mut tys = Vec::new();
         let mut names = Vec::new();
+        let mut shapes = Vec::new();
         self.push_scope();
         let r = (|| {
             for p in &fd.parameters {
@@ -540,6 +558,7 @@ impl<'a> Lowerer<'a> {
                 if self.types.is_void(t) && n.is_none() && fd.parameters.len() == 1 {
                     break;
                 }
+                shapes.push(self.atomic_param(spec.atomic, spec.ty, t));
                 tys.push(self.adjust_param(t));
                 names.push(n);
             }
@@ -547,6 +566,8 @@ impl<'a> Lowerer<'a> {
         })();
         self.pop_scope();
         r?;
+        // The outermost parameter list of a declarator is read last.
+        self.atomic.params = shapes;
         Ok((tys, names, fd.ellipsis == Ellipsis::Some))
     }
 

@@ -834,8 +834,9 @@ impl<'a> Lowerer<'a> {
                 let inc = matches!(u.operator.node, PreIncrement | PostIncrement);
                 let post = matches!(u.operator.node, PostIncrement | PostDecrement);
                 let p = self.lvalue(&u.operand)?;
+                let atomic = self.rmw_is_atomic(&u.operand, p.ty)?;
                 let one = Expr::constant(1, self.types.int32());
-                self.update(p, span, want, post, |lw, old| {
+                self.update(p, span, want, post, atomic, |lw, old| {
                     lw.arith(
                         if inc {
                             BinaryOperator::Plus
@@ -851,19 +852,37 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// Read-modify-write of a place: `new = f(old)`; gives the old (`post`) or new value.
+    /// Read-modify-write of a place: `new = f(old)`; gives the old (`post`) or new value. An
+    /// `atomic` one is an atomic section after the place's own reads (`atomic_objects`).
     fn update(
         &mut self,
         p: Place,
         span: Span,
         want: bool,
         post: bool,
+        atomic: bool,
         f: impl FnOnce(&mut Self, Expr) -> R<Expr>,
     ) -> R<Expr> {
         if !self.types.is_scalar(p.ty) {
             return Err(self.invalid(span, "increment or compound assignment of a non-scalar"));
         }
         let p = self.stabilize(p);
+        if atomic {
+            self.emit(InstrKind::AtomicBegin);
+            let r = self.update_in_place(p, want, post, f);
+            self.emit(InstrKind::AtomicEnd);
+            return r;
+        }
+        self.update_in_place(p, want, post, f)
+    }
+
+    fn update_in_place(
+        &mut self,
+        p: Place,
+        want: bool,
+        post: bool,
+        f: impl FnOnce(&mut Self, Expr) -> R<Expr>,
+    ) -> R<Expr> {
         let ty = p.ty;
         if !want {
             let old = Expr::read(p.clone());
@@ -1090,14 +1109,17 @@ impl<'a> Lowerer<'a> {
             op => {
                 if let Some(base) = compound_op(op) {
                     let p = self.lvalue(&b.lhs)?;
+                    let atomic = self.rmw_is_atomic(&b.lhs, p.ty)?;
                     let r = self.rvalue(&b.rhs)?;
-                    let r = if has_side_effects(&b.rhs.node) {
+                    // An atomic update reads its right operand before, not inside, its step.
+                    let r = if atomic || has_side_effects(&b.rhs.node) {
                         self.freeze(r)
                     } else {
                         r
                     };
-                    return self
-                        .update(p, span, want, false, |lw, old| lw.arith(base, old, r, span));
+                    return self.update(p, span, want, false, atomic, |lw, old| {
+                        lw.arith(base, old, r, span)
+                    });
                 }
                 let l = self.rvalue(&b.lhs)?;
                 // The right operand's side effects must not run before the left operand's

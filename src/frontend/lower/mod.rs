@@ -5,8 +5,10 @@
 //! (statements to jumps), `init` (initialisers), `builtins` (SV-COMP and library calls),
 //! `fold` (implicit conversions and constant folding).
 
+mod atomic_objects;
 mod builtins;
 mod call;
+mod cprover_async;
 mod ctype;
 mod expr;
 mod float;
@@ -133,6 +135,12 @@ pub(crate) struct Lowerer<'a> {
     pub vla_vars: std::collections::HashSet<VarId>,
     /// Layout attributes (packed, aligned) of the declaration whose specifiers are being read.
     pub pending_struct_attrs: Option<(bool, Option<u64>)>,
+    /// The entry point (`main`, or `--function`'s).
+    pub entry: String,
+    /// `--error-label`: the label whose statement is the error.
+    pub error_label: Option<String>,
+    /// What is known of `_Atomic` objects (see `atomic_objects`).
+    pub atomic: atomic_objects::AtomicInfo,
 }
 
 pub fn lower_unit(
@@ -140,6 +148,7 @@ pub fn lower_unit(
     map: &SourceMap,
     model: DataModel,
     dollar: Option<&str>,
+    options: &super::FrontendOptions,
 ) -> R<Program> {
     let mut types = Types::new(model);
     let void = types.void();
@@ -197,6 +206,9 @@ pub fn lower_unit(
         key_vars: None,
         vla_vars: Default::default(),
         pending_struct_attrs: None,
+        entry: options.entry.clone().unwrap_or_else(|| "main".to_string()),
+        error_label: options.error_label.clone(),
+        atomic: Default::default(),
     };
     for ext in &unit.0 {
         match &ext.node {
@@ -467,8 +479,10 @@ impl<'a> Lowerer<'a> {
             let Some(name) = name else {
                 continue;
             };
+            let shape = self.atomic_classify(spec.atomic, spec.ty, ty);
             if spec.typedef {
                 self.bind(&name, Sym::Typedef(ty));
+                self.atomic.typedefs.insert(name, shape);
                 continue;
             }
             if matches!(self.types.get(ty), Type::Func { .. }) {
@@ -481,9 +495,13 @@ impl<'a> Lowerer<'a> {
             }
             if file_scope || spec.is_static || spec.is_extern {
                 self.global_var(&name, ty, &spec, id, file_scope)?;
+                if let Some(Sym::Var(v)) = self.lookup(&name).cloned() {
+                    self.atomic_record(v, shape);
+                }
             } else {
                 let f = self.cur_func().unwrap_or(self.init_id);
                 let v = self.new_var(&name, ty, VarKind::Local(f));
+                self.atomic_record(v, shape);
                 self.vars[v].thread_local = spec.thread_local;
                 if spec.thread_local {
                     return Err(self.unsupported(id.span, "thread-local automatic variable"));
@@ -577,6 +595,7 @@ impl<'a> Lowerer<'a> {
         }
         let spec = self.specifiers(&def.specifiers, fd.span)?;
         let (name, ty, params) = self.declarator(spec.ty, &def.declarator, true)?;
+        let param_shapes = std::mem::take(&mut self.atomic.params);
         let Some(name) = name else {
             return Err(self.invalid(fd.span, "function definition without a name"));
         };
@@ -606,6 +625,9 @@ impl<'a> Lowerer<'a> {
                 .unwrap_or_else(|| format!("$param{i}"));
             let v = self.new_var(&pname, *pty, VarKind::Param(f));
             self.bind(&pname, Sym::Var(v));
+            if param_shapes.len() == ptys.len() {
+                self.atomic_record(v, param_shapes[i]);
+            }
             pvars.push(v);
         }
         self.funcs[f].params = pvars;
@@ -630,7 +652,7 @@ impl<'a> Lowerer<'a> {
             return Ok(());
         };
         let mut body = self.finish_body(cx.instrs, &cx.labels, &cx.gotos)?;
-        if name == "main" {
+        if name == self.entry {
             let params = self.funcs[f].params.clone();
             Self::drop_unused_main_arguments(&mut body, &params, self.main_entry);
         }
@@ -646,8 +668,8 @@ impl<'a> Lowerer<'a> {
         ret: TypeId,
         name: &str,
     ) -> R<()> {
-        if name == "main" {
-            self.main_entry = self.main_arguments(f);
+        if name == self.entry {
+            self.main_entry = self.main_arguments(f, name == "main");
         }
         self.statement(body)?;
         self.set_loc(Span::span(body.span.end.saturating_sub(1), body.span.end));
@@ -667,7 +689,7 @@ impl<'a> Lowerer<'a> {
     /// all see them as the same nondet inputs: an explorer that fixed them would explore one
     /// environment only and could answer TRUE for a program whose error needs another. (What
     /// `argv` points to is not modelled: a read through it is an invalid read, a write UNKNOWN.)
-    fn main_arguments(&mut self, f: FuncId) -> usize {
+    fn main_arguments(&mut self, f: FuncId, is_main: bool) -> usize {
         let mut emitted = 0;
         for &p in &self.funcs[f].params.clone() {
             let ty = self.vars[p].ty;
@@ -678,7 +700,7 @@ impl<'a> Lowerer<'a> {
                 emitted += 1;
             }
         }
-        let Some(&argc) = self.funcs[f].params.first() else {
+        let Some(&argc) = self.funcs[f].params.first().filter(|_| is_main) else {
             return emitted;
         };
         let ty = self.vars[argc].ty;
@@ -812,9 +834,15 @@ impl<'a> Lowerer<'a> {
         let external_calls = self.resolve_external_calls();
         let main = self
             .func_ids
-            .get("main")
+            .get(&self.entry)
             .copied()
             .filter(|f| self.funcs[*f].body.is_some());
+        if main.is_none() && self.entry != "main" {
+            return Err(FrontendError::Input(format!(
+                "entry function '{}' is not defined",
+                self.entry
+            )));
+        }
         if let Some(m) = main {
             self.poison_calls_of_main(m);
         }

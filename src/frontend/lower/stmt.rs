@@ -73,6 +73,12 @@ impl<'a> Lowerer<'a> {
         match &s.node {
             Statement::Labeled(l) => {
                 match &l.node.label.node {
+                    Label::Identifier(id)
+                        if id.node.name.starts_with(super::cprover_async::ASYNC_PREFIX) =>
+                    {
+                        self.emit(InstrKind::Skip);
+                        return self.async_statement(&l.node.statement, l.span);
+                    }
                     Label::Identifier(id) => {
                         let here = self.pos();
                         if let Some(cx) = &mut self.func_cx {
@@ -82,6 +88,17 @@ impl<'a> Lowerer<'a> {
                                     format!("duplicate label '{}'", id.node.name),
                                 ));
                             }
+                        }
+                        if self.error_label.as_deref() == Some(id.node.name.as_str()) {
+                            // `--error-label`: reaching the labelled statement is the error, as
+                            // a `reach_error()` call there would be.
+                            self.emit(InstrKind::Skip);
+                            let prop = self.new_prop(PropKind::ReachError);
+                            let int = self.types.int32();
+                            self.emit(InstrKind::Assert {
+                                cond: Expr::constant(0, int),
+                                prop,
+                            });
                         }
                     }
                     Label::Case(_) | Label::CaseRange(_) => {

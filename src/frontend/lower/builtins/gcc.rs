@@ -1,5 +1,6 @@
-//! GCC builtins the tasks use (`__builtin_expect`, `__builtin_bswap*`, …), and the atomic
-//! builtins (`__atomic_*`, `__sync_*`), which are reported as unsupported.
+//! GCC builtins the tasks use (`__builtin_expect`, `__builtin_bswap*`, …); the atomic
+//! builtins that `atomics` does not model (`__atomic_*`, `__sync_*`, `__c11_atomic*`) are
+//! reported as unsupported.
 
 use super::super::Lowerer;
 use super::{Builtin, Call};

@@ -4,6 +4,8 @@
 //!
 //! Policy for functions without a body: see [`crate::ir::ExternalCall`].
 
+mod atomics;
+mod cprover;
 mod gcc;
 mod libc;
 
@@ -11,6 +13,7 @@ pub(super) use libc::{PRINTF_FAMILY, READ_ONLY};
 
 mod pthread;
 mod scanf;
+mod sync_objects;
 pub(super) use pthread::KeyVars;
 mod verifier;
 
@@ -129,14 +132,23 @@ impl Lowerer<'_> {
         };
         let families = [
             Self::verifier_builtin,
+            Self::cprover_builtin,
+            Self::atomic_builtin,
             Self::gcc_builtin,
             Self::libc_builtin,
+            Self::sync_object_builtin,
             Self::pthread_builtin,
         ];
         for family in families {
             if let Some(r) = family(self, &call)? {
                 return Ok(Some(r));
             }
+        }
+        if cprover::RESERVED_FAMILIES
+            .iter()
+            .any(|f| name.starts_with(f))
+        {
+            return Err(self.unsupported(span, name));
         }
         Ok(None)
     }

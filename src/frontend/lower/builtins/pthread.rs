@@ -37,7 +37,13 @@ impl Lowerer<'_> {
                 let arg = self.sync_arg(&args[3])?;
                 let vp = self.types.void_ptr();
                 let arg = self.convert_arg(arg, vp, span)?;
-                let handle = self.deref_place(h, span)?;
+                // A null `pthread_t *` (allowed by CBMC and glibc): the id goes nowhere.
+                let handle = if Self::is_null(&h) {
+                    let ty = self.types.long(false);
+                    self.temp(ty)
+                } else {
+                    self.deref_place(h, span)?
+                };
                 let entry = match strip_casts(&f).kind {
                     ExprKind::FuncAddr(g) => Callee::Direct(g),
                     _ => Callee::Indirect(f),
@@ -177,13 +183,13 @@ impl Lowerer<'_> {
 
     /// A pointer argument of a synchronisation call, with its reads of memory done first
     /// (see [`Self::sync_arg`]).
-    fn sync_ptr_arg(&mut self, e: &Node<Expression>) -> R<Expr> {
+    pub(super) fn sync_ptr_arg(&mut self, e: &Node<Expression>) -> R<Expr> {
         let v = self.ptr_arg(e)?;
         Ok(self.reads_first(v))
     }
 
     /// An argument of a thread or synchronisation call, with its reads of memory done first.
-    fn sync_arg(&mut self, e: &Node<Expression>) -> R<Expr> {
+    pub(super) fn sync_arg(&mut self, e: &Node<Expression>) -> R<Expr> {
         let v = self.rvalue(e)?;
         Ok(self.reads_first(v))
     }

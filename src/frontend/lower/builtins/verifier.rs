@@ -30,7 +30,7 @@ fn nondet_type(suffix: &str) -> Option<(u8, bool, bool)> {
 }
 
 impl Lowerer<'_> {
-    fn new_prop(&mut self, kind: PropKind) -> PropId {
+    pub(in crate::frontend::lower) fn new_prop(&mut self, kind: PropKind) -> PropId {
         let func = self.cur_func().unwrap_or(self.init_id);
         self.props.push(Property {
             kind,
@@ -60,7 +60,7 @@ impl Lowerer<'_> {
 
     /// An assertion of `e`: a property that fails where `e` is zero, after which only the
     /// executions where it held go on (a failed assert aborts the program).
-    fn assertion(&mut self, e: &Node<Expression>, span: Span) -> R<()> {
+    pub(super) fn assertion(&mut self, e: &Node<Expression>, span: Span) -> R<()> {
         let cond = self.rvalue(e)?;
         if !self.types.is_scalar(cond.ty) {
             return Err(self.invalid(span, "assert of a non-scalar"));
