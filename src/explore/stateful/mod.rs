@@ -75,6 +75,10 @@ impl Options {
 
 /// Verifies `prog` by stateful exploration within the options' time limit and state budget.
 pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
+    // Only reachability of an error is searched for (`Engine::checks`).
+    if opts.property != crate::svcomp::Property::UnreachCall {
+        return Outcome::unknown(UnknownReason::UnsupportedProperty, EngineStats::default());
+    }
     run(prog, &Options::of(opts))
 }
 
