@@ -71,6 +71,8 @@ pub struct Options {
     pub status: Option<Arc<Status>>,
     /// Explorers: give up (UNKNOWN) after this many runs.
     pub max_executions: Option<u64>,
+    /// `stateful`: give up (UNKNOWN) once more states than this are stored.
+    pub max_states: Option<u64>,
     /// The memory model (`--mm`): SC for every engine, POWER for `rsmc`; others give
     /// UNKNOWN.
     pub memory_model: crate::engine::MemoryModel,
@@ -96,6 +98,7 @@ impl Default for Options {
             keep_eog: false,
             status: None,
             max_executions: None,
+            max_states: None,
             memory_model: crate::engine::MemoryModel::Sc,
             causal_maps: false,
             frontend: frontend::FrontendOptions::default(),
@@ -225,8 +228,11 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
     outcome.stats = stats;
     let (proved_by, invariants) = match (&outcome.verdict, proved) {
         (Verdict::True { complete: true }, Some((how, invs))) => (Some(how), invs),
+        // An engine without a bound (the stateful explorer) names its own proof.
         (Verdict::True { complete: true }, None) => (
-            Some(format!("unwinding assertions at bound {bound}")),
+            Some(outcome.stats.proof.clone().unwrap_or_else(|| {
+                format!("unwinding assertions at bound {bound}")
+            })),
             Vec::new(),
         ),
         _ => (None, Vec::new()),
@@ -420,6 +426,7 @@ fn engine_options(options: &Options, bound: u32) -> EngineOptions {
         keep_eog: options.keep_eog,
         status: options.status.clone(),
         max_executions: options.max_executions,
+        max_states: options.max_states,
         memory_model: options.memory_model,
         causal_maps: options.causal_maps,
         property: Property::UnreachCall,

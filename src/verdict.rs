@@ -102,6 +102,8 @@ pub enum UnknownReason {
     Internal(String),
     /// An explorer ran the number of executions it was allowed (`--max-executions`).
     ExecutionBudget { runs: u64 },
+    /// The stateful search stored the number of states it was allowed (`--max-states`).
+    StateBudget { states: u64 },
     /// The memory model asked for (`--mm`) is not one the engine decides under.
     UnsupportedMemoryModel { model: String, engine: String },
     /// `--engine prove` found no checked proof (why: the program is outside the prover's
@@ -134,7 +136,9 @@ impl UnknownReason {
             | UnknownReason::Frontend(_)
             | UnknownReason::BodylessCall { .. }
             | UnknownReason::UnsupportedMemoryModel { .. } => ReasonClass::Unsupported,
-            UnknownReason::Timeout | UnknownReason::ExecutionBudget { .. } => ReasonClass::Timeout,
+            UnknownReason::Timeout
+            | UnknownReason::ExecutionBudget { .. }
+            | UnknownReason::StateBudget { .. } => ReasonClass::Timeout,
             UnknownReason::OutOfMemory => ReasonClass::OutOfMemory,
             UnknownReason::BoundTooSmall { .. } => ReasonClass::BoundTooSmall,
             UnknownReason::UnsupportedProperty => ReasonClass::UnsupportedProperty,
@@ -171,6 +175,9 @@ impl fmt::Display for UnknownReason {
             UnknownReason::Prover(why) => write!(f, "prover: {why}"),
             UnknownReason::ExecutionBudget { runs } => {
                 write!(f, "execution budget exhausted ({runs} runs explored)")
+            }
+            UnknownReason::StateBudget { states } => {
+                write!(f, "state budget exhausted ({states} states stored)")
             }
             UnknownReason::UnsupportedMemoryModel { model, engine } => {
                 write!(f, "unsupported: memory model {model} with engine {engine}")

@@ -155,6 +155,9 @@ pub struct VerifyArgs {
     /// Explorers: give up (UNKNOWN) after this many runs.
     #[arg(long, value_name = "N")]
     pub max_executions: Option<u64>,
+    /// `--engine stateful`: give up (UNKNOWN) once more states than this are stored.
+    #[arg(long, value_name = "N")]
+    pub max_states: Option<u64>,
     /// `--engine rvf`: use the paper's causal maps (off by default: they cut no instance the
     /// explorer's memo does not, and cost time).
     #[arg(long)]

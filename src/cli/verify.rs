@@ -159,6 +159,7 @@ fn options(args: &VerifyArgs) -> Result<Options, String> {
         keep_eog: args.dot.is_some(),
         status,
         max_executions: args.max_executions,
+        max_states: args.max_states,
         memory_model: args.mm,
         causal_maps: args.causal_maps,
         frontend: args.frontend.options(),
@@ -440,6 +441,8 @@ fn stat_lines(s: &engine::EngineStats) -> Vec<(&'static str, Value)> {
             ("unneeded writes taken alone", e.quiet_writes.into()),
             ("input classes", e.input_classes.into()),
             ("paths covered", e.paths.into()),
+            ("stored states", e.states.into()),
+            ("certificate check time", secs(e.check_time.as_secs_f64())),
         ]);
     }
     v.extend([

@@ -50,6 +50,8 @@ pub struct EngineOptions {
     pub status: Option<Arc<Status>>,
     /// Explorers: give up (UNKNOWN) after this many runs.
     pub max_executions: Option<u64>,
+    /// `stateful`: give up (UNKNOWN) once more states than this are stored.
+    pub max_states: Option<u64>,
     /// The memory model (`rsmc` only; every other engine is sequentially consistent).
     pub memory_model: MemoryModel,
     /// `rvf` only: the paper's causal maps (off by default: measured, they cut no explored
@@ -74,6 +76,7 @@ impl EngineOptions {
             keep_eog: false,
             status: None,
             max_executions: None,
+            max_states: None,
             memory_model: MemoryModel::Sc,
             causal_maps: false,
             property: Property::UnreachCall,
@@ -147,6 +150,9 @@ pub enum Engine {
     Rvf,
     /// No bound: the prover (`crate::prove`) alone, TRUE only from a checked certificate.
     Prove,
+    /// Enumerative: stateful exploration of the interpreter with a visited set of canonical
+    /// states, no bound; TRUE from a checked inductive state set.
+    Stateful,
 }
 
 impl Engine {
@@ -160,6 +166,7 @@ impl Engine {
         ("rsmc", Engine::Rsmc),
         ("rvf", Engine::Rvf),
         ("prove", Engine::Prove),
+        ("stateful", Engine::Stateful),
     ];
 
     /// The engine called `name`.
@@ -181,6 +188,7 @@ impl Engine {
             Engine::Rsmc => "rsmc",
             Engine::Rvf => "rvf",
             Engine::Prove => "prove",
+            Engine::Stateful => "stateful",
         }
     }
 
@@ -199,7 +207,8 @@ impl Engine {
             | Engine::Cdpor
             | Engine::Rsmc
             | Engine::Rvf
-            | Engine::Prove => solver_glue::DEFAULT_SOLVER,
+            | Engine::Prove
+            | Engine::Stateful => solver_glue::DEFAULT_SOLVER,
         }
     }
 
@@ -227,6 +236,7 @@ impl Engine {
             Engine::Cdpor => Some(crate::explore::Explorer::Cdpor),
             Engine::Rsmc => Some(crate::explore::Explorer::Rsmc),
             Engine::Rvf => Some(crate::explore::Explorer::Rvf),
+            Engine::Stateful => Some(crate::explore::Explorer::Stateful),
             Engine::Yogar | Engine::Cegar | Engine::Monolithic | Engine::Prove => None,
         }
     }
@@ -241,7 +251,12 @@ impl Engine {
             Engine::Yogar => yogar::decide(prog, out, opts),
             Engine::Cegar => cegar::decide(prog, out, opts),
             Engine::Monolithic => monolithic::decide(prog, out, opts),
-            Engine::Dpor | Engine::Cdpor | Engine::Rsmc | Engine::Rvf | Engine::Prove => {
+            Engine::Dpor
+            | Engine::Cdpor
+            | Engine::Rsmc
+            | Engine::Rvf
+            | Engine::Prove
+            | Engine::Stateful => {
                 Outcome::unknown(
                     UnknownReason::Internal("an explorer has no equation to decide".into()),
                     EngineStats::default(),
@@ -347,6 +362,9 @@ pub struct EngineStats {
     pub total_time: Duration,
     /// What an enumerative explorer counted (explorer engines only).
     pub explore: Option<crate::explore::ExploreStats>,
+    /// How a TRUE beyond any bound was proved (`proved by: ...` before the verdict line);
+    /// `None` for a TRUE from closed unwinding, and for every other verdict.
+    pub proof: Option<String>,
 }
 
 #[derive(Clone, Debug)]
