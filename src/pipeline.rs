@@ -230,9 +230,13 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
         (Verdict::True { complete: true }, Some((how, invs))) => (Some(how), invs),
         // An engine without a bound (the stateful explorer) names its own proof.
         (Verdict::True { complete: true }, None) => (
-            Some(outcome.stats.proof.clone().unwrap_or_else(|| {
-                format!("unwinding assertions at bound {bound}")
-            })),
+            Some(
+                outcome
+                    .stats
+                    .proof
+                    .clone()
+                    .unwrap_or_else(|| format!("unwinding assertions at bound {bound}")),
+            ),
             Vec::new(),
         ),
         _ => (None, Vec::new()),
@@ -286,12 +290,85 @@ fn prove_only(
     }
 }
 
-/// The bound after which `--unwind auto` tries the prover once (when the unwinding assertions
+/// The bound after which `--unwind auto` tries the provers once (when the unwinding assertions
 /// still fail there).
 pub const PROVE_AFTER_BOUND: u32 = 3;
 
+/// A bound whose run took longer than this tries the provers before [`PROVE_AFTER_BOUND`]:
+/// the next bounds may well not fit in time or memory (divinefifo_1w1r needs 3.8 GB at bound
+/// 2, and its state space is proved in 2 s).
+pub const PROVE_EARLY_AFTER: Duration = Duration::from_secs(1);
+
 /// The prover's time inside `--unwind auto` when the run has no time limit.
 pub const PROVE_TIME_WITHOUT_LIMIT: Duration = Duration::from_secs(60);
+
+/// States the stateful search may store inside `--unwind auto` (unless `--max-states` says):
+/// enough for the finite-state tasks it proves, small enough to stay far below 4 GB.
+pub const AUTO_MAX_STATES: u64 = 2_000_000;
+
+/// Resident memory past which the stateful search inside `--unwind auto` gives up, so that
+/// bounded checking keeps room under a 4 GB limit.
+pub const AUTO_MAX_RESIDENT: u64 = 1 << 30;
+
+/// The time one prover inside `--unwind auto` may take: a third of what is left of the run's
+/// limit. The limit is `--timeout`, else the CPU-time limit the process runs under
+/// (`RLIMIT_CPU`, as the regression runner and BenchExec set it; the CPU time used so far
+/// counts against it), else [`PROVE_TIME_WITHOUT_LIMIT`].
+fn prover_share(deadline: Option<Instant>) -> Duration {
+    if let Some(d) = deadline {
+        return d.saturating_duration_since(Instant::now()) / 3;
+    }
+    match cpu_time_left() {
+        Some(left) => left / 3,
+        None => PROVE_TIME_WITHOUT_LIMIT,
+    }
+}
+
+/// CPU time left under the soft `RLIMIT_CPU`, when one is set.
+fn cpu_time_left() -> Option<Duration> {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the struct we pass and touches no other memory.
+    if unsafe { libc::getrlimit(libc::RLIMIT_CPU, &mut lim) } != 0
+        || lim.rlim_cur == libc::RLIM_INFINITY
+    {
+        return None;
+    }
+    // SAFETY: an all-zero rusage is a valid value for getrusage to fill in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage writes the struct we pass and touches no other memory.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return None;
+    }
+    let used = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    let spent = used(usage.ru_utime) + used(usage.ru_stime);
+    Some(Duration::from_secs(lim.rlim_cur as u64).saturating_sub(spent))
+}
+
+/// The stateful search inside `--unwind auto`, with a prover's share of the time and a state
+/// and memory budget: its outcome when it decided (TRUE from a checked closed state set, or
+/// FALSE from an exact counterexample), else `None`.
+fn stateful_in_auto(
+    prog: &Program,
+    options: &Options,
+    deadline: Option<Instant>,
+) -> Option<engine::Outcome> {
+    use crate::explore::stateful;
+    let opts = stateful::Options {
+        max_states: Some(options.max_states.unwrap_or(AUTO_MAX_STATES)),
+        max_resident: Some(AUTO_MAX_RESIDENT),
+        deadline: Some(Instant::now() + prover_share(deadline)),
+        max_domain: stateful::MAX_DOMAIN,
+        drop_successor: None,
+    };
+    let found = std::panic::catch_unwind(AssertUnwindSafe(|| stateful::run(prog, &opts))).ok()?;
+    match found.verdict {
+        Verdict::True { .. } | Verdict::False { .. } => Some(found),
+        Verdict::Unknown(_) => None,
+    }
+}
 
 /// How the prover proved TRUE: its method and the invariants for the witnesses.
 type Proved = (String, Vec<crate::prove::witness::WitnessInvariant>);
@@ -315,6 +392,7 @@ fn deepen(
     let start = Instant::now();
     let sharing = Sharing::analyse(prog);
     times.symex_time += start.elapsed();
+    let mut provers_tried = false;
     loop {
         let mut opts = engine_options(options, bound);
         opts.property = property.clone();
@@ -333,6 +411,7 @@ fn deepen(
             s.set_bound(bound);
             s.set_refinements(0);
         }
+        let bound_started = Instant::now();
         let run = std::panic::catch_unwind(AssertUnwindSafe(|| {
             if options.engine.explorer().is_some() {
                 // The explorers run the program itself: no symbolic execution.
@@ -367,18 +446,20 @@ fn deepen(
             return Ok((bound, outcome, None));
         }
         // The prover proves unreach-call only.
-        if bound == PROVE_AFTER_BOUND
+        let prove_now = bound == PROVE_AFTER_BOUND
+            || (bound < PROVE_AFTER_BOUND && bound_started.elapsed() > PROVE_EARLY_AFTER);
+        if prove_now
+            && !provers_tried
             && options.unwind == Unwind::Auto
             && *property == Property::UnreachCall
         {
-            // The bound keeps growing without closing: the prover, once, with at most a third
-            // of the time left (a failing attempt must not starve bounded checking, which
-            // goes on after it). Its TRUE comes only from a checked certificate.
-            let share = Some(deadline.map_or(PROVE_TIME_WITHOUT_LIMIT, |d| {
-                d.saturating_duration_since(Instant::now()) / 3
-            }));
+            provers_tried = true;
+            // The bound keeps growing without closing: the provers, once each, each with at
+            // most a third of the time left (a failing attempt must not starve bounded
+            // checking, which goes on after them). A TRUE comes only from a checked
+            // certificate; the stateful search's FALSE is an exact counterexample.
             let proof = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                crate::prove::run::prove(prog, &sharing, share)
+                crate::prove::run::prove(prog, &sharing, Some(prover_share(deadline)))
             }));
             if let Ok(Ok(p)) = proof {
                 let counts = outcome.stats.clone();
@@ -393,6 +474,13 @@ fn deepen(
                 };
                 let invs = crate::prove::witness::invariants(&p);
                 return Ok((bound, outcome, Some((p.method, invs))));
+            }
+            if let Some(found) = stateful_in_auto(prog, options, deadline) {
+                let mut found = found;
+                found.stats.symex_time = times.symex_time;
+                found.stats.encode_time = times.encode_time;
+                found.stats.sat_time = times.sat_time;
+                return Ok((bound, found, None));
             }
         }
         bound = next_bound(bound);
