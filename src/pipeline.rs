@@ -114,6 +114,9 @@ pub struct Outcome {
     pub stats: EngineStats,
     /// On FALSE: the counterexample as the witness writer's trace.
     pub witness: Option<witness::Trace>,
+    /// On a complete TRUE: how it was obtained (`unwinding assertions at bound 6`, or the
+    /// prover's method).
+    pub proved_by: Option<String>,
 }
 
 /// Why [`verify`] gave no outcome at all.
@@ -180,6 +183,7 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
         program: None,
         stats: EngineStats::default(),
         witness: None,
+        proved_by: None,
     };
     if !options.memory_model.supported_by(options.engine) {
         return Ok(early(UnknownReason::UnsupportedMemoryModel {
@@ -200,7 +204,10 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
     };
     let frontend_time = started.elapsed();
     let deadline = options.timeout.map(|t| started + t);
-    let (bound, mut outcome) = deepen(&prog, options, deadline)?;
+    if options.engine == Engine::Prove {
+        return Ok(prove_only(prog, options, data_model, started));
+    }
+    let (bound, mut outcome, proved) = deepen(&prog, options, deadline)?;
     let mut stats = outcome.stats;
     stats.frontend_time = frontend_time;
     stats.total_time = started.elapsed();
@@ -209,6 +216,12 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
         _ => None,
     };
     outcome.stats = stats;
+    let proved_by = match &outcome.verdict {
+        Verdict::True { complete: true } => {
+            Some(proved.unwrap_or_else(|| format!("unwinding assertions at bound {bound}")))
+        }
+        _ => None,
+    };
     Ok(Outcome {
         verdict: outcome.verdict,
         bound: Some(bound),
@@ -216,8 +229,40 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
         program: Some(prog),
         stats: outcome.stats,
         witness,
+        proved_by,
     })
 }
+
+/// `--engine prove`: the prover alone, TRUE only from a checked certificate.
+fn prove_only(
+    prog: Program,
+    options: &Options,
+    data_model: DataModel,
+    started: Instant,
+) -> Outcome {
+    let sharing = Sharing::analyse(&prog);
+    let (verdict, proved_by) = match crate::prove::run::prove(&prog, &sharing, options.timeout) {
+        Ok(p) => (Verdict::True { complete: true }, Some(p.method)),
+        Err(why) => (Verdict::Unknown(UnknownReason::Prover(why)), None),
+    };
+    let stats = EngineStats {
+        total_time: started.elapsed(),
+        ..EngineStats::default()
+    };
+    Outcome {
+        verdict,
+        bound: Some(0),
+        data_model,
+        program: Some(prog),
+        stats,
+        witness: None,
+        proved_by,
+    }
+}
+
+/// The bound after which `--unwind auto` tries the prover once (when the unwinding assertions
+/// still fail there).
+pub const PROVE_AFTER_BOUND: u32 = 3;
 
 /// The engine at the bound `unwind` gives, or at deepening bounds for `auto`: the bound that
 /// decided and its outcome, with the times of all bounds.
@@ -225,7 +270,7 @@ fn deepen(
     prog: &Program,
     options: &Options,
     deadline: Option<Instant>,
-) -> Result<(u32, engine::Outcome), VerifyError> {
+) -> Result<(u32, engine::Outcome, Option<String>), VerifyError> {
     let mut bound = match options.unwind {
         Unwind::Fixed(n) => n,
         Unwind::Auto => 1,
@@ -245,6 +290,7 @@ fn deepen(
                 return Ok((
                     bound,
                     engine::Outcome::unknown(UnknownReason::Timeout, times),
+                    None,
                 ));
             }
             opts.timeout = Some(left);
@@ -284,7 +330,29 @@ fn deepen(
                 exact_time: times.exact_time,
                 ..counts
             };
-            return Ok((bound, outcome));
+            return Ok((bound, outcome, None));
+        }
+        if bound == PROVE_AFTER_BOUND && options.unwind == Unwind::Auto {
+            // The bound keeps growing without closing: the prover, once, with at most a third
+            // of the time left (a failing attempt must not starve bounded checking, which
+            // goes on after it). Its TRUE comes only from a checked certificate.
+            let share = deadline.map(|d| d.saturating_duration_since(Instant::now()) / 3);
+            let proof = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                crate::prove::run::prove(prog, &sharing, share)
+            }));
+            if let Ok(Ok(p)) = proof {
+                let counts = outcome.stats.clone();
+                outcome.verdict = Verdict::True { complete: true };
+                outcome.stats = EngineStats {
+                    symex_time: times.symex_time,
+                    encode_time: times.encode_time,
+                    sat_time: times.sat_time,
+                    graph_time: times.graph_time,
+                    exact_time: times.exact_time,
+                    ..counts
+                };
+                return Ok((bound, outcome, Some(p.method)));
+            }
         }
         bound = next_bound(bound);
     }

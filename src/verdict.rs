@@ -58,6 +58,9 @@ pub enum UnknownReason {
     ExecutionBudget { runs: u64 },
     /// The memory model asked for (`--mm`) is not one the engine decides under.
     UnsupportedMemoryModel { model: String, engine: String },
+    /// `--engine prove` found no checked proof (why: the program is outside the prover's
+    /// model, no certificate was found, or the checker rejected it).
+    Prover(String),
 }
 
 /// What runs past the unwind bound.
@@ -90,6 +93,7 @@ impl UnknownReason {
             UnknownReason::BoundTooSmall { .. } => ReasonClass::BoundTooSmall,
             UnknownReason::UnsupportedProperty => ReasonClass::UnsupportedProperty,
             UnknownReason::Internal(_) => ReasonClass::Internal,
+            UnknownReason::Prover(_) => ReasonClass::Other,
         }
     }
 }
@@ -118,6 +122,7 @@ impl fmt::Display for UnknownReason {
             },
             UnknownReason::UnsupportedProperty => write!(f, "unsupported property"),
             UnknownReason::Internal(why) => write!(f, "internal error: {why}"),
+            UnknownReason::Prover(why) => write!(f, "prover: {why}"),
             UnknownReason::ExecutionBudget { runs } => {
                 write!(f, "execution budget exhausted ({runs} runs explored)")
             }

@@ -188,6 +188,9 @@ impl Report<'_> {
                 println!("{k}: {v}");
             }
             println!("unwind bound: {bound}");
+            if let Some(how) = &self.outcome.proved_by {
+                println!("proved by: {how}");
+            }
         }
         self.write_witness();
         if args.json {
@@ -206,6 +209,9 @@ impl Report<'_> {
                         "(no unwinding assertions: TRUE holds for executions within the unwind \
                          bound)"
                     );
+                }
+                if let (Some(how), false) = (&self.outcome.proved_by, args.stats) {
+                    println!("proved by: {how}");
                 }
                 println!("TRUE");
                 exit::TRUE
@@ -319,6 +325,7 @@ impl Report<'_> {
         json!({
             "verdict": verdict,
             "reason": reason,
+            "proved_by": self.outcome.proved_by,
             "unwind_bound": bound,
             "statistics": stats,
             "trace": trace,

@@ -140,6 +140,8 @@ pub enum Engine {
     /// Enumerative: RVF-SMC, one run per reads-value-from instance over the concrete
     /// interpreter.
     Rvf,
+    /// No bound: the prover (`crate::prove`) alone, TRUE only from a checked certificate.
+    Prove,
 }
 
 impl Engine {
@@ -152,6 +154,7 @@ impl Engine {
         ("cdpor", Engine::Cdpor),
         ("rsmc", Engine::Rsmc),
         ("rvf", Engine::Rvf),
+        ("prove", Engine::Prove),
     ];
 
     /// The engine called `name`.
@@ -172,6 +175,7 @@ impl Engine {
             Engine::Cdpor => "cdpor",
             Engine::Rsmc => "rsmc",
             Engine::Rvf => "rvf",
+            Engine::Prove => "prove",
         }
     }
 
@@ -189,7 +193,8 @@ impl Engine {
             | Engine::Dpor
             | Engine::Cdpor
             | Engine::Rsmc
-            | Engine::Rvf => solver_glue::DEFAULT_SOLVER,
+            | Engine::Rvf
+            | Engine::Prove => solver_glue::DEFAULT_SOLVER,
         }
     }
 
@@ -201,7 +206,7 @@ impl Engine {
             Engine::Cdpor => Some(crate::explore::Explorer::Cdpor),
             Engine::Rsmc => Some(crate::explore::Explorer::Rsmc),
             Engine::Rvf => Some(crate::explore::Explorer::Rvf),
-            Engine::Yogar | Engine::Cegar | Engine::Monolithic => None,
+            Engine::Yogar | Engine::Cegar | Engine::Monolithic | Engine::Prove => None,
         }
     }
 
@@ -212,10 +217,12 @@ impl Engine {
             Engine::Yogar => yogar::decide(prog, out, opts),
             Engine::Cegar => cegar::decide(prog, out, opts),
             Engine::Monolithic => monolithic::decide(prog, out, opts),
-            Engine::Dpor | Engine::Cdpor | Engine::Rsmc | Engine::Rvf => Outcome::unknown(
-                UnknownReason::Internal("an explorer has no equation to decide".into()),
-                EngineStats::default(),
-            ),
+            Engine::Dpor | Engine::Cdpor | Engine::Rsmc | Engine::Rvf | Engine::Prove => {
+                Outcome::unknown(
+                    UnknownReason::Internal("an explorer has no equation to decide".into()),
+                    EngineStats::default(),
+                )
+            }
         }
     }
 

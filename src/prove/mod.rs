@@ -60,7 +60,12 @@
 
 pub mod analyze;
 pub mod domain;
+pub mod check;
+mod rename;
+pub mod run;
+pub mod templates;
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use cranelift_entity::{entity_impl, PrimaryMap, SecondaryMap};
@@ -97,7 +102,10 @@ impl fmt::Display for GiveUp {
                 write!(f, "{what} through a pointer to no known function at {at}")
             }
             GiveUp::AtomicDepth { at } => {
-                write!(f, "atomic sections not nested the same way on every path at {at}")
+                write!(
+                    f,
+                    "atomic sections not nested the same way on every path at {at}"
+                )
             }
             GiveUp::Unsupported { what, at: Some(at) } => write!(f, "{what} at {at}"),
             GiveUp::Unsupported { what, at: None } => write!(f, "{what}"),
@@ -154,6 +162,12 @@ pub struct Templates {
     pub templates: PrimaryMap<TemplateId, Template>,
     /// `main`'s template.
     pub main: TemplateId,
+    /// Per global a mutex operation may designate (by the sharing pass's points-to sets), the
+    /// ghost global that holds its owner: 0 when the mutex is free, else the `self` of the
+    /// instance holding it (an unsigned int, zero initially). The checker executes a lock of
+    /// that mutex as `assume(owner == 0); owner := self` and an unlock as `owner := 0` (see
+    /// [`check`]); invariants may mention the owners like any ghost.
+    pub mutex_owners: BTreeMap<VarId, VarId>,
 }
 
 /// A target of a pointer fact.
