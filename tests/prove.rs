@@ -75,6 +75,36 @@ fn twins() {
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
 
+/// An analysis that drops the interference claims that a lock-protected counter is always 0
+/// even without the lock (its states see no other thread's write), and the checker refuses
+/// that certificate; with the lock in place, the same broken analysis happens to be right,
+/// and the checker accepts it only because it is.
+#[test]
+fn checker_rejects_an_analysis_without_interference() {
+    let broken = Sabotage {
+        drop_interference: true,
+        ..Sabotage::default()
+    };
+    let o = prove_with(&program("lock_counter_false.c"), DataModel::Lp64, broken);
+    assert!(matches!(o, Outcome::Rejected(_)), "{o:?}");
+    let o = prove_with(&program("written_constant_false.c"), DataModel::Lp64, broken);
+    assert!(matches!(o, Outcome::Rejected(_)), "{o:?}");
+    let o = prove_with(&program("nonzero_seed_false.c"), DataModel::Lp64, broken);
+    assert!(matches!(o, Outcome::Rejected(_)), "{o:?}");
+}
+
+/// An analysis whose transfer function for `+` is off by one (it adds one more than the
+/// program) produces a certificate the checker refuses, even on a TRUE program.
+#[test]
+fn checker_rejects_a_wrong_transfer_function() {
+    let broken = Sabotage {
+        add_off_by_one: true,
+        ..Sabotage::default()
+    };
+    let o = prove_with(&program("bounded_counter_true.c"), DataModel::Lp64, broken);
+    assert!(matches!(o, Outcome::Rejected(_)), "{o:?}");
+}
+
 /// The SV-COMP targets of issue #24 (run with `--ignored`; prints a table).
 #[test]
 #[ignore]

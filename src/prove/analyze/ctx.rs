@@ -37,6 +37,8 @@ pub struct Ctx<'a> {
     /// The `int` type (results of comparisons in facts).
     pub int_ty: TypeId,
     mentioned: SecondaryMap<VarId, bool>,
+    /// Test-only sabotage: `+` adds one more than the program does.
+    pub add_off_by_one: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -91,6 +93,7 @@ impl<'a> Ctx<'a> {
             thresholds,
             int_ty,
             mentioned,
+            add_off_by_one: false,
         }
     }
     /// Whether some template reads, writes or takes the address of `v` directly (facts

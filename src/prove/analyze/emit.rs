@@ -113,7 +113,18 @@ impl Emitter<'_, '_> {
                 }
             }
             if let Some(c) = i.ne {
-                out.push(self.cmp(BinOp::Ne, x, c));
+                out.push(self.cmp(BinOp::Ne, x.clone(), c));
+            }
+            if i.m > 1 && i.lo >= 0 && i.lo != i.hi {
+                // `x % m == r`: C's remainder of a non-negative value is its residue.
+                let rem = if s { BinOp::SRem } else { BinOp::URem };
+                let ty = x.ty;
+                let mc = Expr::constant(r.to_const(i.m), ty);
+                let modulo = Expr {
+                    kind: ExprKind::Binary(rem, Box::new(x), Box::new(mc)),
+                    ty,
+                };
+                out.push(self.cmp(BinOp::Eq, modulo, i.r));
             }
         }
         out

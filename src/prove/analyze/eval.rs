@@ -290,6 +290,7 @@ fn binary(cx: &Ctx, key: &Key, env: &Env, e: &Expr, op: BinOp, a: &Expr, b: &Exp
     let ia = itv(cx, key, env, a)?;
     let ib = itv(cx, key, env, b)?;
     let exact = match op {
+        Add if cx.add_off_by_one => Some(ia.add(ib).add(Itv::single(1))),
         Add => Some(ia.add(ib)),
         Sub => Some(ia.sub(ib)),
         Mul => ia.mul(ib),
@@ -442,6 +443,33 @@ fn restrict(cx: &Ctx, key: &Key, env: &mut Env, e: &Expr, within: Option<Itv>) -
                 }
             }
             true
+        }
+        ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), a, b) => {
+            // `a ± c` in m, when the sum does not wrap for any current `a`: `a` in m ∓ c.
+            let (Some(r), Some(ia), Some(ib)) =
+                (range_of(cx, e), itv(cx, key, env, a), itv(cx, key, env, b))
+            else {
+                return true;
+            };
+            let (x, c, other) = match (ia.as_single(), ib.as_single()) {
+                (_, Some(c)) => (a, c, ia),
+                (Some(c), None) if *op == BinOp::Add => (b, c, ib),
+                _ => return true,
+            };
+            let exact = if *op == BinOp::Add || !std::ptr::eq(x, a) {
+                other.add(Itv::single(c))
+            } else {
+                other.sub(Itv::single(c))
+            };
+            if exact.lo < r.min || exact.hi > r.max {
+                return true;
+            }
+            let back = if *op == BinOp::Add {
+                Itv::new(m.lo - c, m.hi - c)
+            } else {
+                Itv::new(m.lo + c, m.hi + c)
+            };
+            restrict(cx, key, env, x, Some(back))
         }
         ExprKind::Cast(a) if zero_preserving(cx, e, a) && range_of(cx, e).is_some() => {
             if matches!(cx.prog.types.get(e.ty), crate::ir::Type::Bool) {

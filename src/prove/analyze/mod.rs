@@ -44,6 +44,8 @@ use keys::{KeyKind, FREE};
 pub struct Sabotage {
     /// Apply no interference at all (as if every thread ran alone).
     pub drop_interference: bool,
+    /// Make the transfer function of `+` add one more than the program does.
+    pub add_off_by_one: bool,
 }
 
 /// The method name the verdict line shows.
@@ -80,7 +82,8 @@ pub fn analyze_with(templates: &mut Templates, sabotage: Sabotage) -> Result<Cer
         }
     }
     let templates: &Templates = templates;
-    let cx = Ctx::new(templates, keys, lock_writes, int_ty, &ghosts);
+    let mut cx = Ctx::new(templates, keys, lock_writes, int_ty, &ghosts);
+    cx.add_off_by_one = sabotage.add_off_by_one;
     let main_entry = main_entry(&cx, &inits);
     let mut fx = Fixpoint::new(&cx);
     fx.drop_interference = sabotage.drop_interference;
