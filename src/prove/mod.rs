@@ -59,8 +59,8 @@
 //! its transfer functions are not trusted: only a certificate that passes [`check`] gives TRUE.
 
 pub mod analyze;
-pub mod domain;
 pub mod check;
+pub mod domain;
 mod rename;
 pub mod run;
 pub mod templates;

@@ -132,7 +132,11 @@ impl Emitter<'_, '_> {
 
     fn conj(&self, mut xs: Vec<Expr>) -> Option<Expr> {
         let first = xs.pop()?;
-        Some(xs.into_iter().rev().fold(first, |acc, x| self.bin(BinOp::LogAnd, x, acc)))
+        Some(
+            xs.into_iter()
+                .rev()
+                .fold(first, |acc, x| self.bin(BinOp::LogAnd, x, acc)),
+        )
     }
 
     /// The invariant a state stands for.

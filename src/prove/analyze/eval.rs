@@ -115,10 +115,7 @@ pub fn itv(cx: &Ctx, key: &Key, env: &Env, e: &Expr) -> Option<Itv> {
 pub fn truth(cx: &Ctx, key: &Key, env: &Env, e: &Expr) -> (bool, bool) {
     match eval(cx, key, env, e) {
         Some(Val::Int(i)) => (i.may_zero(), i.may_nonzero()),
-        Some(Val::Ptr(s)) => (
-            s.contains(&Tgt::Null),
-            s.iter().any(|t| *t != Tgt::Null),
-        ),
+        Some(Val::Ptr(s)) => (s.contains(&Tgt::Null), s.iter().any(|t| *t != Tgt::Null)),
         None => (true, true),
     }
 }
@@ -163,7 +160,7 @@ pub fn eval(cx: &Ctx, key: &Key, env: &Env, e: &Expr) -> Option<Val> {
                     let (z, nz) = truth(cx, key, env, a);
                     bool_val(nz, z)
                 }
-                UnOp::Neg => Some(Val::Int(itv(cx, key, env, a)?.neg().wrap(r))),
+                UnOp::Neg => Some(Val::Int(itv(cx, key, env, a)?.negated().wrap(r))),
                 UnOp::BitNot => {
                     let i = itv(cx, key, env, a)?;
                     Some(Val::Int(Itv::new(-i.hi - 1, -i.lo - 1).wrap(r)))
@@ -276,8 +273,14 @@ fn binary(cx: &Ctx, key: &Key, env: &Env, e: &Expr, op: BinOp, a: &Expr, b: &Exp
             return bool_val(true, true);
         }
         let (t, f) = match op {
-            Eq => (ia.meet(ib).is_some(), !(ia.as_single().is_some() && ia == ib)),
-            Ne => (!(ia.as_single().is_some() && ia == ib), ia.meet(ib).is_some()),
+            Eq => (
+                ia.meet(ib).is_some(),
+                !(ia.as_single().is_some() && ia == ib),
+            ),
+            Ne => (
+                !(ia.as_single().is_some() && ia == ib),
+                ia.meet(ib).is_some(),
+            ),
             SLt | ULt => (ia.lo < ib.hi, ia.hi >= ib.lo),
             SLe | ULe => (ia.lo <= ib.hi, ia.hi > ib.lo),
             SGt | UGt => (ia.hi > ib.lo, ia.lo <= ib.hi),
@@ -290,10 +293,10 @@ fn binary(cx: &Ctx, key: &Key, env: &Env, e: &Expr, op: BinOp, a: &Expr, b: &Exp
     let ia = itv(cx, key, env, a)?;
     let ib = itv(cx, key, env, b)?;
     let exact = match op {
-        Add if cx.add_off_by_one => Some(ia.add(ib).add(Itv::single(1))),
-        Add => Some(ia.add(ib)),
-        Sub => Some(ia.sub(ib)),
-        Mul => ia.mul(ib),
+        Add if cx.add_off_by_one => Some(ia.plus(ib).plus(Itv::single(1))),
+        Add => Some(ia.plus(ib)),
+        Sub => Some(ia.minus(ib)),
+        Mul => ia.times(ib),
         SDiv | UDiv => match ib.as_single() {
             Some(d) if d > 0 => Some(ia.div_pos(d)),
             _ => None,
@@ -457,9 +460,9 @@ fn restrict(cx: &Ctx, key: &Key, env: &mut Env, e: &Expr, within: Option<Itv>) -
                 _ => return true,
             };
             let exact = if *op == BinOp::Add || !std::ptr::eq(x, a) {
-                other.add(Itv::single(c))
+                other.plus(Itv::single(c))
             } else {
-                other.sub(Itv::single(c))
+                other.minus(Itv::single(c))
             };
             if exact.lo < r.min || exact.hi > r.max {
                 return true;
@@ -520,11 +523,9 @@ fn refine_cmp(cx: &Ctx, key: &Key, env: &mut Env, op: BinOp, a: &Expr, b: &Expr)
             _ => true,
         };
     }
-    let (Some(ia), Some(ib), Some(r)) = (
-        itv(cx, key, env, a),
-        itv(cx, key, env, b),
-        range_of(cx, a),
-    ) else {
+    let (Some(ia), Some(ib), Some(r)) =
+        (itv(cx, key, env, a), itv(cx, key, env, b), range_of(cx, a))
+    else {
         return true;
     };
     if !comparable(cx, op, a, ia, ib) {

@@ -33,6 +33,9 @@ use super::transfer::{step, Out};
 
 /// Growths of a location's state before joins become widenings.
 pub const WIDEN_AFTER: u32 = 3;
+/// Descending iterations after the fixpoint (they undo widening overshoots, such as a bound
+/// widened to the next threshold beyond the loop's real bound).
+pub const NARROWINGS: usize = 2;
 /// Rounds of the whole system before giving up (widening makes it converge far earlier).
 pub const MAX_ROUNDS: usize = 60;
 
@@ -110,6 +113,7 @@ impl<'c, 'a> Fixpoint<'c, 'a> {
     /// Runs to the fixpoint from `main`'s entry partition.
     pub fn run(&mut self, main_entry: State) -> Result<(), GiveUp> {
         let main = self.cx.tpls.main;
+        let main_entry_copy = main_entry.clone();
         self.states[main][0] = main_entry;
         for _ in 0..MAX_ROUNDS {
             let mut changed = false;
@@ -118,6 +122,9 @@ impl<'c, 'a> Fixpoint<'c, 'a> {
                 changed |= self.round(t)?;
             }
             if !changed {
+                for _ in 0..NARROWINGS {
+                    self.narrow(&main_entry_copy)?;
+                }
                 return Ok(());
             }
         }
@@ -170,6 +177,44 @@ impl<'c, 'a> Fixpoint<'c, 'a> {
         Ok(changed)
     }
 
+    /// One descending step: every state recomputed from the current ones (entry, the
+    /// predecessors' transfer, the creations, then the interference from the current source
+    /// states). From a post-fixpoint `X` of the (monotone) system `F`, `F(X)` is again a
+    /// post-fixpoint below `X`, so every step keeps the states sound and can only tighten them.
+    fn narrow(&mut self, main_entry: &State) -> Result<(), GiveUp> {
+        let cx = self.cx;
+        let mut new: SecondaryMap<TemplateId, Vec<State>> = SecondaryMap::new();
+        for (t, tpl) in cx.tpls.templates.iter() {
+            new[t] = vec![State::bottom(); tpl.body.instrs.len()];
+        }
+        new[cx.tpls.main][0] = main_entry.clone();
+        for (t, tpl) in cx.tpls.templates.iter() {
+            for l in tpl.body.instrs.keys() {
+                let s = &self.states[t][l.index()];
+                let mut out = Out::default();
+                for (k, e) in &s.parts {
+                    step(cx, t, l, k, e, &mut out)?;
+                }
+                for (u, k, e) in out.creates {
+                    new[u][0].add(k, e);
+                }
+                for (s2, k, e) in out.succ {
+                    new[t][s2.index()].add(k, e);
+                }
+            }
+        }
+        for (t, tpl) in cx.tpls.templates.iter() {
+            for l in tpl.body.instrs.keys() {
+                if self.interferable(t, l) && !self.drop_interference {
+                    let s = std::mem::take(&mut new[t][l.index()]);
+                    new[t][l.index()] = self.close(t, l, s)?;
+                }
+            }
+        }
+        self.states = new;
+        Ok(())
+    }
+
     /// Joins (or widens) `new` into the state of `(t, l)`; whether it grew.
     fn absorb(&mut self, t: TemplateId, l: InstrId, new: State) -> bool {
         let old = &self.states[t][l.index()];
@@ -179,7 +224,14 @@ impl<'c, 'a> Fixpoint<'c, 'a> {
         let g = &mut self.growths[t][l.index()];
         *g += 1;
         let cx = self.cx;
-        let merged = if *g > WIDEN_AFTER {
+        // Every cycle of a body passes through a loop head: widening there suffices, and
+        // straight-line code keeps exact joins.
+        let head = cx.tpls.templates[t]
+            .body
+            .loops
+            .values()
+            .any(|lp| lp.head == l);
+        let merged = if *g > WIDEN_AFTER && (head || l.index() == 0) {
             old.widen(&old.join(&new), &|v| cx.range(v), &cx.thresholds)
         } else {
             old.join(&new)
@@ -207,12 +259,14 @@ impl<'c, 'a> Fixpoint<'c, 'a> {
                 return Ok(s);
             }
             rounds += 1;
-            s = if rounds > WIDEN_AFTER {
+            // Growths by interference count for the location across rounds too, so that
+            // the rely and the states cannot grow together forever.
+            self.growths[t][l.index()] += 1;
+            s = if rounds > WIDEN_AFTER || self.growths[t][l.index()] > 4 * WIDEN_AFTER {
                 s.widen(&s.join(&eff), &|v| self.cx.range(v), &self.cx.thresholds)
             } else {
                 s.join(&eff)
             };
-            let _ = l;
         }
     }
 
@@ -300,13 +354,19 @@ impl<'c, 'a> Fixpoint<'c, 'a> {
 
 /// Whether two instances' views of the keys can describe one global state.
 pub fn compatible(cx: &Ctx, kt: &Key, ku: &Key) -> bool {
-    kt.iter().zip(ku).enumerate().all(|(i, (&a, &b))| match cx.keys[i].kind {
-        KeyKind::Flag => a == b,
-        KeyKind::Lock { .. } => matches!(
-            (a, b),
-            (FREE, FREE) | (HELD_SELF, HELD_OTHER) | (HELD_OTHER, HELD_SELF) | (HELD_OTHER, HELD_OTHER)
-        ),
-    })
+    kt.iter()
+        .zip(ku)
+        .enumerate()
+        .all(|(i, (&a, &b))| match cx.keys[i].kind {
+            KeyKind::Flag => a == b,
+            KeyKind::Lock { .. } => matches!(
+                (a, b),
+                (FREE, FREE)
+                    | (HELD_SELF, HELD_OTHER)
+                    | (HELD_OTHER, HELD_SELF)
+                    | (HELD_OTHER, HELD_OTHER)
+            ),
+        })
 }
 
 /// An instance's view (`kt` before) after another instance's step left that instance's view
@@ -334,13 +394,18 @@ fn may_write_shared(cx: &Ctx, k: &InstrKind) -> bool {
             PlaceBase::Var(v) => cx.is_shared(*v),
             PlaceBase::Deref(_) => true,
         },
-        None => matches!(
-            k,
-            InstrKind::Memset { .. }
-                | InstrKind::Memcpy { .. }
-                | InstrKind::Free(_)
-                | InstrKind::ThreadJoin { retval: Some(_), .. }
-        ) || k.synchronises(),
+        None => {
+            matches!(
+                k,
+                InstrKind::Memset { .. }
+                    | InstrKind::Memcpy { .. }
+                    | InstrKind::Free(_)
+                    | InstrKind::ThreadJoin {
+                        retval: Some(_),
+                        ..
+                    }
+            ) || k.synchronises()
+        }
     }
 }
 

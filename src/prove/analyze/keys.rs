@@ -42,7 +42,9 @@ pub const MAX_KEYS: usize = 6;
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum KeyKind {
     /// A lock word with its owner ghost (assigned when the ghost is created).
-    Lock { owner: Option<VarId> },
+    Lock {
+        owner: Option<VarId>,
+    },
     Flag,
 }
 
@@ -147,7 +149,10 @@ pub fn choose(tpls: &Templates) -> (Vec<KeyVar>, HashMap<(TemplateId, InstrId), 
                         }
                         None => c.non_const = true,
                     }
-                    if !matches!(ins.kind, InstrKind::Assign { .. } | InstrKind::Nondet { .. }) {
+                    if !matches!(
+                        ins.kind,
+                        InstrKind::Assign { .. } | InstrKind::Nondet { .. }
+                    ) {
                         c.bad = true;
                     }
                 }

@@ -142,7 +142,10 @@ fn no_escaping_private(cx: &Ctx, fx: &Fixpoint) -> Result<(), GiveUp> {
                         {
                             return Err(GiveUp::Unsupported {
                                 what: "a shared pointer to a private variable".into(),
-                                at: Some(cx.at(t, <crate::ir::InstrId as cranelift_entity::EntityRef>::new(i))),
+                                at: Some(cx.at(
+                                    t,
+                                    <crate::ir::InstrId as cranelift_entity::EntityRef>::new(i),
+                                )),
                             });
                         }
                     }

@@ -33,7 +33,14 @@ fn unsupported(cx: &Ctx, t: TemplateId, l: InstrId, what: &str) -> GiveUp {
 }
 
 /// Executes the instruction at `(t, l)` on one partition.
-pub fn step(cx: &Ctx, t: TemplateId, l: InstrId, key: &Key, env: &Env, out: &mut Out) -> Result<(), GiveUp> {
+pub fn step(
+    cx: &Ctx,
+    t: TemplateId,
+    l: InstrId,
+    key: &Key,
+    env: &Env,
+    out: &mut Out,
+) -> Result<(), GiveUp> {
     let body = &cx.tpls.templates[t].body;
     let ins = &body.instrs[l];
     let next = InstrId::new(l.index() + 1);
@@ -104,9 +111,9 @@ pub fn step(cx: &Ctx, t: TemplateId, l: InstrId, key: &Key, env: &Env, out: &mut
             }
         }
         InstrKind::Call { .. } => return Err(unsupported(cx, t, l, "a call left in a template")),
-        InstrKind::ThreadJoin { retval: Some(_), .. } => {
-            return Err(unsupported(cx, t, l, "a join that stores the return value"))
-        }
+        InstrKind::ThreadJoin {
+            retval: Some(_), ..
+        } => return Err(unsupported(cx, t, l, "a join that stores the return value")),
         InstrKind::MutexInit(_)
         | InstrKind::MutexLock(_)
         | InstrKind::MutexUnlock(_)
@@ -120,7 +127,9 @@ pub fn step(cx: &Ctx, t: TemplateId, l: InstrId, key: &Key, env: &Env, out: &mut
         InstrKind::Alloc { .. }
         | InstrKind::Free(_)
         | InstrKind::Memset { .. }
-        | InstrKind::Memcpy { .. } => return Err(unsupported(cx, t, l, "the heap and memset/memcpy")),
+        | InstrKind::Memcpy { .. } => {
+            return Err(unsupported(cx, t, l, "the heap and memset/memcpy"))
+        }
     }
     Ok(())
 }
@@ -147,7 +156,12 @@ fn write(
         PlaceRef::Weak(vs) => {
             for v in vs {
                 if cx.key_index(v).is_some() {
-                    return Err(unsupported(cx, t, l, "an ambiguous write of a lock or flag"));
+                    return Err(unsupported(
+                        cx,
+                        t,
+                        l,
+                        "an ambiguous write of a lock or flag",
+                    ));
                 }
                 let old = read_var(cx, key, env, v);
                 let j = match (old, &val) {
@@ -159,7 +173,12 @@ fn write(
         }
         PlaceRef::Untracked => {}
         PlaceRef::Unknown => {
-            return Err(unsupported(cx, t, l, "a write through a pointer it cannot resolve"))
+            return Err(unsupported(
+                cx,
+                t,
+                l,
+                "a write through a pointer it cannot resolve",
+            ))
         }
     }
     Ok(vec![(key.clone(), e)])
@@ -199,7 +218,12 @@ fn key_write(
                 }
             }
             if itv.lo < 0 || itv.hi > 1 {
-                return Err(unsupported(cx, t, l, "a flag written a value other than 0 or 1"));
+                return Err(unsupported(
+                    cx,
+                    t,
+                    l,
+                    "a flag written a value other than 0 or 1",
+                ));
             }
             Ok(out)
         }
@@ -238,8 +262,15 @@ fn thread_entry(
     if let Some(p) = cx.tpls.templates[u].param {
         let a = eval(cx, key, env, arg);
         if let Some(Val::Ptr(s)) = &a {
-            if s.iter().any(|x| matches!(x, Tgt::Var(v) if !cx.is_shared(*v))) {
-                return Err(unsupported(cx, t, l, "a thread argument pointing to a private variable"));
+            if s.iter()
+                .any(|x| matches!(x, Tgt::Var(v) if !cx.is_shared(*v)))
+            {
+                return Err(unsupported(
+                    cx,
+                    t,
+                    l,
+                    "a thread argument pointing to a private variable",
+                ));
             }
         }
         e.set(p, a, cx.range(p));

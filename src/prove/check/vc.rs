@@ -148,9 +148,7 @@ fn step_writes(
             | InstrKind::Call { .. } => None,
             _ => Some(vec![]),
         };
-        let Some(written) = written else {
-            return None;
-        };
+        let written = written?;
         out.extend(written);
         for up in &cert.updates {
             if up.template == u && up.at == i {

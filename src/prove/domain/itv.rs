@@ -352,19 +352,19 @@ impl Itv {
     }
 
     /// Exact sum on `i128` (callers wrap).
-    pub fn add(self, o: Itv) -> Itv {
+    pub fn plus(self, o: Itv) -> Itv {
         let base = Itv::new(self.lo + o.lo, self.hi + o.hi);
         let ((m1, r1), (m2, r2)) = (self.cong(), o.cong());
         let m = gcd(m1, m2);
         base.with_cong(m.max(1), r1 + r2).unwrap_or(base)
     }
-    pub fn sub(self, o: Itv) -> Itv {
+    pub fn minus(self, o: Itv) -> Itv {
         let base = Itv::new(self.lo - o.hi, self.hi - o.lo);
         let ((m1, r1), (m2, r2)) = (self.cong(), o.cong());
         let m = gcd(m1, m2);
         base.with_cong(m.max(1), r1 - r2).unwrap_or(base)
     }
-    pub fn neg(self) -> Itv {
+    pub fn negated(self) -> Itv {
         let base = Itv::norm(-self.hi, -self.lo, self.ne.map(|c| -c))
             .unwrap_or(Itv::new(-self.hi, -self.lo));
         let (m, r) = self.cong();
@@ -373,7 +373,7 @@ impl Itv {
     /// Product: the hull of the corner products (multiplication is monotone in each
     /// argument on each sign-constant piece, so the extremes are at corners); `None` when a
     /// corner does not fit `i128` (the caller then takes the full range).
-    pub fn mul(self, o: Itv) -> Option<Itv> {
+    pub fn times(self, o: Itv) -> Option<Itv> {
         let cs = [
             self.lo.checked_mul(o.lo)?,
             self.lo.checked_mul(o.hi)?,
@@ -425,7 +425,7 @@ mod tests {
     fn wrap_shifts_or_goes_full() {
         let i32r = Range::int(32, true);
         assert_eq!(Itv::new(0, 10).wrap(i32r), Itv::new(0, 10));
-        let over = Itv::new(i32r.max, i32r.max).add(Itv::single(1));
+        let over = Itv::new(i32r.max, i32r.max).plus(Itv::single(1));
         assert_eq!(over.wrap(i32r), Itv::single(i32r.min));
         assert_eq!(Itv::new(i32r.max - 1, i32r.max + 1).wrap(i32r), i32r.full());
         let u8r = Range::int(8, false);
@@ -458,7 +458,7 @@ mod tests {
     fn congruences_follow_arithmetic_and_tighten_bounds() {
         let odd = Itv::single(1).join(Itv::single(3));
         assert_eq!((odd.m, odd.r), (2, 1));
-        let next = odd.add(Itv::single(2));
+        let next = odd.plus(Itv::single(2));
         assert_eq!((next.lo, next.hi, next.m, next.r), (3, 5, 2, 1));
         let capped = odd.join(next).meet(Itv::new(0, 640)).unwrap();
         let w = capped.widen(capped.join(Itv::single(7)), Range::int(32, true), &[640]);

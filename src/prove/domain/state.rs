@@ -43,19 +43,15 @@ impl Val {
             _ => None,
         }
     }
-    /// Greatest lower bound; `Err(())` is bottom.
-    pub fn meet(&self, o: &Val) -> Result<Val, ()> {
+    /// Greatest lower bound; `None` is bottom.
+    pub fn meet(&self, o: &Val) -> Option<Val> {
         match (self, o) {
-            (Val::Int(a), Val::Int(b)) => a.meet(*b).map(Val::Int).ok_or(()),
+            (Val::Int(a), Val::Int(b)) => a.meet(*b).map(Val::Int),
             (Val::Ptr(a), Val::Ptr(b)) => {
                 let s: BTreeSet<Tgt> = a.intersection(b).copied().collect();
-                if s.is_empty() {
-                    Err(())
-                } else {
-                    Ok(Val::Ptr(s))
-                }
+                (!s.is_empty()).then_some(Val::Ptr(s))
             }
-            _ => Ok(self.clone()),
+            _ => Some(self.clone()),
         }
     }
     pub fn leq(&self, o: &Val) -> bool {
@@ -114,7 +110,7 @@ impl Env {
         let mut vals = self.vals.clone();
         for (v, b) in &o.vals {
             let m = match vals.get(v) {
-                Some(a) => a.meet(b).ok()?,
+                Some(a) => a.meet(b)?,
                 None => b.clone(),
             };
             vals.insert(*v, m);
