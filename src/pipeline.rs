@@ -191,7 +191,7 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
             engine: options.engine.name().into(),
         }));
     }
-    if task.property != Property::UnreachCall {
+    if !options.engine.checks(&task.property) {
         return Ok(early(UnknownReason::UnsupportedProperty));
     }
     if let Some(s) = &options.status {
@@ -207,7 +207,7 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
     if options.engine == Engine::Prove {
         return Ok(prove_only(prog, options, data_model, started));
     }
-    let (bound, mut outcome, proved) = deepen(&prog, options, deadline)?;
+    let (bound, mut outcome, proved) = deepen(&prog, options, &task.property, deadline)?;
     let mut stats = outcome.stats;
     stats.frontend_time = frontend_time;
     stats.total_time = started.elapsed();
@@ -269,6 +269,7 @@ pub const PROVE_AFTER_BOUND: u32 = 3;
 fn deepen(
     prog: &Program,
     options: &Options,
+    property: &Property,
     deadline: Option<Instant>,
 ) -> Result<(u32, engine::Outcome, Option<String>), VerifyError> {
     let mut bound = match options.unwind {
@@ -284,6 +285,7 @@ fn deepen(
     times.symex_time += start.elapsed();
     loop {
         let mut opts = engine_options(options, bound);
+        opts.property = property.clone();
         if let Some(d) = deadline {
             let left = d.saturating_duration_since(Instant::now());
             if left.is_zero() {
@@ -332,7 +334,12 @@ fn deepen(
             };
             return Ok((bound, outcome, None));
         }
-        if bound == PROVE_AFTER_BOUND && options.unwind == Unwind::Auto {
+        if bound == PROVE_AFTER_BOUND
+            && options.unwind == Unwind::Auto
+            && matches!(property, Property::UnreachCall)
+        {
+            // The prover establishes only that no assertion fails and `reach_error` is never
+            // reached: under another property (data races, overflows) its TRUE would be none.
             // The bound keeps growing without closing: the prover, once, with at most a third
             // of the time left (a failing attempt must not starve bounded checking, which
             // goes on after it). Its TRUE comes only from a checked certificate.
@@ -387,6 +394,7 @@ fn engine_options(options: &Options, bound: u32) -> EngineOptions {
         max_executions: options.max_executions,
         memory_model: options.memory_model,
         causal_maps: options.causal_maps,
+        property: Property::UnreachCall,
     }
 }
 

@@ -1,7 +1,8 @@
 //! The answer of a verification and why there is none: [`Verdict`] and [`UnknownReason`].
 //!
 //! The last line of `yogar verify` is the [`Display`](fmt::Display) of a verdict: `TRUE`,
-//! `FALSE(unreach-call)` or `UNKNOWN (<reason>)`. Scripts read that line (the bench, BenchExec's
+//! `FALSE(<violation>)` (`unreach-call`, `no-data-race`, `valid-deref`, `valid-free`,
+//! `valid-memtrack`, `no-overflow`: see [`Violation`]) or `UNKNOWN (<reason>)`. Scripts read that line (the bench, BenchExec's
 //! tool-info module `sv-comp/tools/yogar.py`), so its text is an interface: [`VerdictLine`]
 //! reads it back, and its tests check that every reason survives the round trip.
 
@@ -20,13 +21,58 @@ impl From<FrontendError> for UnknownReason {
     }
 }
 
+/// What a counterexample violates: the (sub)property SV-COMP names in `FALSE(...)`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Violation {
+    /// A `reach_error()` call or a failed `assert`.
+    #[default]
+    UnreachCall,
+    /// Two conflicting accesses of different threads, at least one a write and not both
+    /// atomic, that can occur one directly after the other.
+    DataRace,
+    ValidDeref,
+    ValidFree,
+    ValidMemtrack,
+    Overflow,
+}
+
+impl Violation {
+    /// Every violation, in the order of [`Violation::name`]'s table.
+    pub const ALL: [Violation; 6] = [
+        Violation::UnreachCall,
+        Violation::DataRace,
+        Violation::ValidDeref,
+        Violation::ValidFree,
+        Violation::ValidMemtrack,
+        Violation::Overflow,
+    ];
+
+    /// The name in the verdict line `FALSE(name)`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Violation::UnreachCall => "unreach-call",
+            Violation::DataRace => "no-data-race",
+            Violation::ValidDeref => "valid-deref",
+            Violation::ValidFree => "valid-free",
+            Violation::ValidMemtrack => "valid-memtrack",
+            Violation::Overflow => "no-overflow",
+        }
+    }
+
+    /// The violation a verdict line names, if it is one.
+    pub fn from_name(name: &str) -> Option<Violation> {
+        Violation::ALL.into_iter().find(|v| v.name() == name)
+    }
+}
+
 /// The answer.
 #[derive(Clone, Debug)]
 pub enum Verdict {
     /// No reachable error within the bound. `complete` is false when unwinding assertions were
     /// turned into assumptions (TRUE then holds only within the bound).
     True { complete: bool },
-    /// An error is reachable: the property and an interleaving reaching it.
+    /// An error is reachable: the interleaving reaching it, which names the violation
+    /// (`Trace::violation`).
     False { trace: Trace },
     /// No verdict, and why.
     Unknown(UnknownReason),
@@ -50,7 +96,7 @@ pub enum UnknownReason {
     OutOfMemory,
     /// A loop or a recursion may run past the unwind bound (unwinding assertion).
     BoundTooSmall { what: Unwound, at: String },
-    /// Only unreach-call is checked.
+    /// The property is not one the engine checks.
     UnsupportedProperty,
     /// Something that must not happen (a bug in yogar), reported rather than guessed.
     Internal(String),
@@ -149,12 +195,12 @@ impl Verdict {
     }
 }
 
-/// The verdict line: `TRUE`, `FALSE(unreach-call)` or `UNKNOWN (<reason>)`.
+/// The verdict line: `TRUE`, `FALSE(<violation>)` or `UNKNOWN (<reason>)`.
 impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Verdict::True { .. } => write!(f, "TRUE"),
-            Verdict::False { .. } => write!(f, "FALSE(unreach-call)"),
+            Verdict::False { trace } => write!(f, "FALSE({})", trace.violation.name()),
             Verdict::Unknown(r) => write!(f, "UNKNOWN ({r})"),
         }
     }
@@ -332,6 +378,14 @@ mod tests {
                 class: ReasonClass::Other
             })
         );
+        for v in Violation::ALL {
+            let line = format!("FALSE({})", v.name());
+            assert_eq!(
+                VerdictLine::parse(&line),
+                Some(VerdictLine::False(v.name().into()))
+            );
+            assert_eq!(Violation::from_name(v.name()), Some(v));
+        }
         assert_eq!(VerdictLine::parse("unwind bound: 2"), None);
         assert_eq!(
             VerdictLine::of_output("refinements: 3\nFALSE(unreach-call)\n\n"),

@@ -33,6 +33,10 @@ class ToolInfo(unittest.TestCase):
 
         self.assertEqual(self.result(["TRUE"], 0), result.RESULT_TRUE_PROP)
         self.assertEqual(self.result(["FALSE(unreach-call)"], 10), result.RESULT_FALSE_REACH)
+        for name in ["no-data-race", "valid-deref", "valid-free", "valid-memtrack", "no-overflow"]:
+            self.assertEqual(self.result([f"FALSE({name})"], 10), f"false({name})")
+        self.assertEqual(self.result(["FALSE(no-data-race)"], 10), result.RESULT_FALSE_DATARACE)
+        self.assertTrue(self.result(["FALSE(termination)"], 10).startswith("ERROR"))
         self.assertEqual(self.result(["UNKNOWN (unsupported: x)"], 5), result.RESULT_UNKNOWN)
         self.assertEqual(self.result(["UNKNOWN (timeout)"], 5), result.RESULT_TIMEOUT)
         self.assertEqual(self.result(["x"], 1), "ERROR (internal)")

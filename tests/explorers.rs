@@ -22,6 +22,8 @@ fn bounds() -> Bounds {
         unwindset: Default::default(),
         assertions: true,
         spin_reduction: false,
+        asserts_stop: false,
+        overflow_checks: false,
     }
 }
 
@@ -36,6 +38,7 @@ fn dpor_all(prog: &Program, constrained: bool) -> dpor::Report {
             all: true,
             keep_runs: true,
             concolic: None,
+            data_races: false,
         },
     )
 }
@@ -165,6 +168,7 @@ fn concolic_all(prog: &Program, constrained: bool) -> dpor::Report {
             all: true,
             keep_runs: false,
             concolic: None,
+            data_races: false,
         },
     )
 }

@@ -24,6 +24,8 @@ fn bounds() -> Bounds {
         unwindset: Default::default(),
         assertions: true,
         spin_reduction: false,
+        asserts_stop: false,
+        overflow_checks: false,
     }
 }
 
@@ -150,6 +152,7 @@ fn rvf_explores_no_more_than_dpor() {
                 all: true,
                 keep_runs: false,
                 concolic: None,
+                data_races: false,
             },
         );
         assert!(

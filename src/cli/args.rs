@@ -61,7 +61,8 @@ pub struct VerifyArgs {
     /// bound 1, 2, 3, 4, 6, 8, 12, 16, ... until a verdict or the time limit.
     #[arg(long, value_name = "N|auto", value_parser = parse_unwind)]
     pub unwind: Option<Unwind>,
-    /// The SV-COMP property file (`.prp`); only unreach-call is checked.
+    /// The SV-COMP property file (`.prp`): unreach-call (the default), no-data-race or
+    /// no-overflow (engines yogar and dpor); any other answers UNKNOWN (unsupported property).
     #[arg(long, value_name = "FILE")]
     pub property: Option<PathBuf>,
     /// Verification engine: yogar (the default: ordering consistency checked inside the SAT

@@ -5,6 +5,7 @@ use super::{DataModel, ReplayArgs};
 use crate::exit;
 use crate::explore::{parse_witness, replay, Limits, ReplayResult};
 use crate::frontend;
+use crate::svcomp::Property;
 
 /// Exit code when the witness is not confirmed.
 const NOT_CONFIRMED: u8 = 1;
@@ -49,9 +50,25 @@ pub fn run(args: &ReplayArgs) -> u8 {
         eprintln!("yogar: error: --timeout must be a positive number of seconds");
         return exit::USAGE;
     }
+    let property = witness
+        .specification
+        .as_deref()
+        .map_or(Property::UnreachCall, Property::parse);
+    match property {
+        Property::UnreachCall | Property::NoDataRace | Property::NoOverflow => {}
+        _ => {
+            println!(
+                "witness not confirmed: its specification is not one replay checks ({})",
+                property.specification()
+            );
+            return NOT_CONFIRMED;
+        }
+    }
     let limits = Limits {
         max_steps: args.max_steps,
         timeout: std::time::Duration::from_secs_f64(args.timeout),
+        race: property == Property::NoDataRace,
+        overflow: property == Property::NoOverflow,
         ..Limits::default()
     };
     match replay(&prog, &witness.edges, &limits) {
@@ -61,9 +78,25 @@ pub fn run(args: &ReplayArgs) -> u8 {
             runs,
             steps,
         } => {
+            let what = if limits.overflow {
+                "signed overflow"
+            } else {
+                "violation"
+            };
             println!(
-                "witness confirmed: violation reached at {} in thread {thread}",
+                "witness confirmed: {what} reached at {} in thread {thread}",
                 prog.loc_str(loc)
+            );
+            eprintln!("replay: {runs} runs before the confirming one, {steps} steps");
+            exit::TRUE
+        }
+        ReplayResult::RaceConfirmed { race, runs, steps } => {
+            println!(
+                "witness confirmed: data race between thread {} at {} and thread {} at {}",
+                race.first.0,
+                prog.loc_str(race.first.1),
+                race.second.0,
+                prog.loc_str(race.second.1)
             );
             eprintln!("replay: {runs} runs before the confirming one, {steps} steps");
             exit::TRUE

@@ -66,7 +66,7 @@ pub fn run(args: &VerifyArgs) -> u8 {
         spec: request.property.specification(),
         outcome: &outcome,
     };
-    let disagree = args.crosscheck && crosscheck(args, &options, &outcome);
+    let disagree = args.crosscheck && crosscheck(args, &options, &outcome, &request.property);
     let code = report.print();
     if disagree {
         return exit::DISAGREE;
@@ -76,7 +76,12 @@ pub fn run(args: &VerifyArgs) -> u8 {
 
 /// `--crosscheck`: runs the dpor explorer at the bound that decided and prints both verdicts;
 /// true when one says TRUE and the other FALSE.
-fn crosscheck(args: &VerifyArgs, options: &Options, outcome: &Outcome) -> bool {
+fn crosscheck(
+    args: &VerifyArgs,
+    options: &Options,
+    outcome: &Outcome,
+    property: &crate::svcomp::Property,
+) -> bool {
     let (Some(prog), Some(bound)) = (&outcome.program, outcome.bound) else {
         return false;
     };
@@ -85,7 +90,12 @@ fn crosscheck(args: &VerifyArgs, options: &Options, outcome: &Outcome) -> bool {
         println!("crosscheck: skipped (dpor decides under sc only)");
         return false;
     }
+    if !engine::Engine::Dpor.checks(property) {
+        println!("crosscheck: skipped (dpor does not check this property)");
+        return false;
+    }
     let mut opts = engine::EngineOptions::with_unwind(bound);
+    opts.property = property.clone();
     opts.symex.unwinding_assertions = options.unwinding_assertions;
     opts.symex.unwindset = options.unwindset.clone();
     opts.max_executions = args.max_executions;
@@ -279,9 +289,9 @@ impl Report<'_> {
 
     fn json(&self, prog: &Program, bound: u32) -> Value {
         let verdict = match &self.outcome.verdict {
-            Verdict::True { .. } => "TRUE",
-            Verdict::False { .. } => "FALSE(unreach-call)",
-            Verdict::Unknown(_) => "UNKNOWN",
+            Verdict::True { .. } => "TRUE".to_string(),
+            Verdict::False { trace } => format!("FALSE({})", trace.violation.name()),
+            Verdict::Unknown(_) => "UNKNOWN".to_string(),
         };
         let reason = self.reason();
         let stats: serde_json::Map<String, Value> = stat_lines(&self.outcome.stats)

@@ -127,7 +127,7 @@ fn refine(
             .find(|c| enc.value(c.lit))
             .expect("a property literal holds in the model")
             .clone();
-        Trace::build(prog, out, enc, order, &failed)
+        Trace::build(prog, out, enc, order, (failed.loc, failed.thread))
     });
     match first {
         Ending::Real(trace) => {

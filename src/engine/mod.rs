@@ -15,6 +15,7 @@ pub mod cegar;
 pub mod eog;
 pub mod monolithic;
 pub mod null_solver;
+pub mod race;
 pub mod trace;
 pub mod yogar;
 
@@ -24,6 +25,7 @@ use std::time::{Duration, Instant};
 use crate::ir::Program;
 use crate::sharing::Sharing;
 use crate::status::{Phase, Status};
+use crate::svcomp::Property;
 use crate::symex::{CheckKind, SymexOptions, SymexOutput};
 
 pub use trace::{Trace, TraceEvent, TraceInput};
@@ -53,6 +55,8 @@ pub struct EngineOptions {
     /// `rvf` only: the paper's causal maps (off by default: measured, they cut no explored
     /// instance the memo does not, see `explore::rvf`).
     pub causal_maps: bool,
+    /// The property checked (one [`Engine::checks`]).
+    pub property: Property,
 }
 
 impl EngineOptions {
@@ -72,6 +76,7 @@ impl EngineOptions {
             max_executions: None,
             memory_model: MemoryModel::Sc,
             causal_maps: false,
+            property: Property::UnreachCall,
         }
     }
 
@@ -198,6 +203,22 @@ impl Engine {
         }
     }
 
+    /// Whether this engine checks `property`: unreach-call all of them; no-data-race the
+    /// default engine (race pairs in the ordering theory, `engine::race`) and dpor (a race is
+    /// a reversible race of two data accesses, `explore::dpor::data_race`); no-overflow the
+    /// same two (overflow checks of symbolic execution, and of the interpreter). cdpor is
+    /// left out: its independence constraints commute conflicting accesses that write equal
+    /// values, which keeps the reachable states but hides such races.
+    pub fn checks(self, property: &Property) -> bool {
+        match property {
+            Property::UnreachCall => true,
+            Property::NoDataRace | Property::NoOverflow => {
+                matches!(self, Engine::Yogar | Engine::Dpor)
+            }
+            Property::ValidMemsafety | Property::Other(_) => false,
+        }
+    }
+
     /// The explorer this engine runs, for the enumerative engines (which need no symbolic
     /// execution).
     pub fn explorer(self) -> Option<crate::explore::Explorer> {
@@ -213,6 +234,9 @@ impl Engine {
     /// Decides the bounded problem of one equation (a SAT engine; an explorer runs the program
     /// itself and is called through [`Engine::verify`]).
     pub fn decide(self, prog: &Program, out: &SymexOutput, opts: &EngineOptions) -> Outcome {
+        if !self.checks(&opts.property) {
+            return Outcome::unknown(UnknownReason::UnsupportedProperty, EngineStats::default());
+        }
         match self {
             Engine::Yogar => yogar::decide(prog, out, opts),
             Engine::Cegar => cegar::decide(prog, out, opts),
@@ -229,6 +253,9 @@ impl Engine {
     /// The sharing pass, symbolic execution once, then the engine: for a caller that holds a
     /// program and one bound.
     pub fn verify(self, prog: &Program, opts: &EngineOptions) -> Outcome {
+        if !self.checks(&opts.property) {
+            return Outcome::unknown(UnknownReason::UnsupportedProperty, EngineStats::default());
+        }
         if let Some(explorer) = self.explorer() {
             return crate::explore::verify(prog, opts, explorer, opts.max_executions);
         }
@@ -256,6 +283,7 @@ pub fn symbolic_execution(
     opts.phase(Phase::Symex);
     let start = Instant::now();
     let mut symex = opts.symex.clone();
+    symex.overflow_checks = opts.property == Property::NoOverflow;
     // Symbolic execution of a large program can take long by itself: it watches the deadline.
     if let Some(t) = opts.timeout {
         let d = start + t;
@@ -364,6 +392,9 @@ pub fn check_reason(
             what: what.clone(),
             at: Some(at),
         },
+        CheckKind::Overflow => {
+            UnknownReason::Internal(format!("an overflow check at {at} taken for another check"))
+        }
         CheckKind::InvalidRead => UnknownReason::Unsupported {
             what: crate::symex::INVALID_READ.into(),
             at: Some(at),
@@ -385,7 +416,7 @@ pub(crate) fn blocking_check(
     let failing = || {
         out.checks
             .iter()
-            .filter(|c| !matches!(c.kind, CheckKind::Property(_)) && holds(c.lit))
+            .filter(|c| !c.kind.is_error() && holds(c.lit))
     };
     failing()
         .find(|c| matches!(c.kind, CheckKind::Unwind { .. } | CheckKind::Recursion(_)))
@@ -427,7 +458,20 @@ pub struct Checks {
 }
 
 impl Checks {
+    /// The checks of unreach-call: the errors are the property checks (assertions,
+    /// `reach_error`).
     pub fn new(out: &crate::symex::SymexOutput, enc: &mut encoder::Encoder) -> Checks {
+        let props: Vec<solver_glue::Lit> = out.property_checks().map(|c| c.lit).collect();
+        Checks::for_errors(out, enc, &props)
+    }
+
+    /// The checks with `props` as the errors (another property's violations, e.g. data
+    /// races); the property checks of symbolic execution are then none.
+    pub fn for_errors(
+        out: &crate::symex::SymexOutput,
+        enc: &mut encoder::Encoder,
+        props: &[solver_glue::Lit],
+    ) -> Checks {
         let lits = |f: &dyn Fn(&CheckKind) -> bool| -> Vec<solver_glue::Lit> {
             out.checks
                 .iter()
@@ -435,16 +479,15 @@ impl Checks {
                 .map(|c| c.lit)
                 .collect()
         };
-        let props = lits(&|k| matches!(k, CheckKind::Property(_)));
         let approximated =
             |k: &CheckKind| matches!(k, CheckKind::InvalidRead | CheckKind::Approximate(_));
         let unsupp = lits(&|k| matches!(k, CheckKind::Unsupported(_)) || approximated(k));
         let approximations = lits(&approximated);
-        let mut others = lits(&|k| !matches!(k, CheckKind::Property(_)) && !approximated(k));
+        let mut others = lits(&|k| !k.is_error() && !approximated(k));
         // An invalid read gives an arbitrary value, an over-approximation, and so does an
         // approximated construct (`CheckKind::Approximate`): it blocks a TRUE only in an
         // execution that also reaches an error (the error may hang on that value).
-        let err = enc.or_all(&props);
+        let err = enc.or_all(props);
         let any_approximated = enc.or_all(&approximations);
         others.push(enc.and(err, any_approximated));
         Checks {

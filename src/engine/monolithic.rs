@@ -57,7 +57,7 @@ fn solve_exactly(
                 .expect("a property literal holds in the model")
                 .clone();
             let order = xi.order(eq, enc);
-            let trace = Trace::build(prog, out, enc, &order, &failed);
+            let trace = Trace::build(prog, out, enc, &order, (failed.loc, failed.thread));
             return Verdict::False { trace };
         }
         SolveResult::Interrupted => return Verdict::Unknown(UnknownReason::Timeout),

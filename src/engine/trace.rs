@@ -4,7 +4,7 @@
 use encoder::{Encoder, Equation, Event};
 
 use crate::ir::{Loc, Program};
-use crate::symex::{Check, SymexOutput};
+use crate::symex::SymexOutput;
 
 /// One shared access of the interleaving.
 #[derive(Clone, Debug)]
@@ -31,9 +31,14 @@ pub struct TraceInput {
 pub struct Trace {
     pub events: Vec<TraceEvent>,
     pub inputs: Vec<TraceInput>,
-    /// The failing check and the thread it fails in.
+    /// The failing check and the thread it fails in (for a data race: the second access).
     pub violation_loc: Loc,
     pub violation_thread: u32,
+    /// What the trace violates.
+    pub violation: crate::verdict::Violation,
+    /// For a data race: the positions in [`Trace::events`] of the two accesses, the second
+    /// directly after the first (the trace ends with it).
+    pub race: Option<[usize; 2]>,
     /// Thread number → (entry function, creation site).
     pub threads: Vec<(String, Loc)>,
     /// Thread number → the number of the thread that created it (main: 0).
@@ -50,13 +55,13 @@ pub struct Trace {
 
 impl Trace {
     /// Builds the trace of `order` (a total order of the executed events) under the model
-    /// `enc` holds.
+    /// `enc` holds, violated at `at` (the failed check's place and thread).
     pub fn build(
         prog: &Program,
         out: &SymexOutput,
         enc: &Encoder,
         order: &[Event],
-        failed: &Check,
+        at: (Loc, encoder::Thread),
     ) -> Trace {
         let eq: &Equation = &out.equation;
         let number = |t: encoder::Thread| {
@@ -159,8 +164,10 @@ impl Trace {
         Trace {
             events,
             inputs,
-            violation_loc: failed.loc,
-            violation_thread: number(failed.thread),
+            violation_loc: at.0,
+            violation_thread: number(at.1),
+            violation: crate::verdict::Violation::UnreachCall,
+            race: None,
             threads,
             parents,
             created,
@@ -205,6 +212,13 @@ impl Trace {
                 e.what,
                 e.value,
                 signed
+            ));
+        }
+        if let Some([i, j]) = self.race {
+            s.push_str(&format!(
+                "  data race: steps {} and {} (directly after each other)\n",
+                i + 1,
+                j + 1
             ));
         }
         s.push_str(&format!(

@@ -16,12 +16,14 @@ use encoder::{
 };
 use solver_glue::{make_solver, Lit, SolveResult};
 
+use super::race::{self, RacePair};
 use super::{
     blocking_check, check_reason, solve, Checks, Deadline, EngineOptions, EngineStats, Outcome,
     Trace, Verdict,
 };
 use crate::ir::Program;
-use crate::symex::SymexOutput;
+use crate::svcomp::Property;
+use crate::symex::{CheckKind, SymexOutput};
 use crate::verdict::UnknownReason;
 
 /// The sharing pass, symbolic execution, then [`decide`].
@@ -33,7 +35,9 @@ pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
 pub fn decide(prog: &Program, out: &SymexOutput, opts: &EngineOptions) -> Outcome {
     super::with_equation(out, opts, |enc, deadline, stats| {
         let verdict = solve_with_theory(prog, opts, out, enc, deadline, stats);
-        if opts.check_refinements {
+        // The exact encoding the clauses are checked against has no race edges: under
+        // no-data-race the check is not made.
+        if opts.check_refinements && opts.property != Property::NoDataRace {
             let recorded = connected(enc).map(|t| t.recorded().to_vec());
             if let Some(clauses) = recorded {
                 if let Err(why) = check_clauses(out, &clauses) {
@@ -69,11 +73,31 @@ fn solve_with_theory(
     if opts.compare_size {
         stats.monolithic_xi_clauses = super::cegar::xi_size(eq, &po, &links);
     }
-    let theory = match OrderTheory::new(eq, &po, &links, &coherence, opts.check_refinements) {
+    let mut theory = match OrderTheory::new(eq, &po, &links, &coherence, opts.check_refinements) {
         Ok(t) => t,
         Err(e) => return Verdict::Unknown(UnknownReason::unsupported(e.to_string())),
     };
-    let checks = Checks::new(out, enc);
+    let races = match opts.property {
+        Property::NoDataRace => {
+            let candidates = race::candidates(out, &po);
+            Some(race::encode(eq, &candidates, &mut theory, enc))
+        }
+        _ => None,
+    };
+    let overflows: Vec<Lit> = out
+        .checks
+        .iter()
+        .filter(|c| c.kind == CheckKind::Overflow)
+        .map(|c| c.lit)
+        .collect();
+    let checks = match (&races, &opts.property) {
+        (Some(pairs), _) => {
+            let lits: Vec<Lit> = pairs.iter().map(|p| p.lit).collect();
+            Checks::for_errors(out, enc, &lits)
+        }
+        (None, Property::NoOverflow) => Checks::for_errors(out, enc, &overflows),
+        (None, _) => Checks::new(out, enc),
+    };
     stats.phi0_clauses = enc.counters().clauses;
     if let Err(e) = enc.solver().connect_propagator(Box::new(theory)) {
         return Verdict::Unknown(UnknownReason::unsupported(format!(
@@ -83,11 +107,6 @@ fn solve_with_theory(
 
     let verdict = match solve(enc, &[checks.err, !checks.unsupported], deadline) {
         SolveResult::Sat => {
-            let failed = out
-                .property_checks()
-                .find(|c| enc.value(c.lit))
-                .expect("a property literal holds in the model")
-                .clone();
             let model: Vec<bool> = (1..=enc.solver_ref().num_vars())
                 .map(|v| enc.value(Lit::from_dimacs(v as i32)))
                 .collect();
@@ -97,7 +116,33 @@ fn solve_with_theory(
                 .schedule(eq, value);
             match schedule {
                 Ok(order) => Verdict::False {
-                    trace: Trace::build(prog, out, enc, &order, &failed),
+                    trace: match &races {
+                        Some(pairs) => {
+                            let pair = pairs
+                                .iter()
+                                .find(|p| enc.value(p.lit))
+                                .expect("a race literal holds in the model");
+                            race_trace(prog, out, enc, &order, pair)
+                        }
+                        None if opts.property == Property::NoOverflow => {
+                            let failed = out
+                                .checks
+                                .iter()
+                                .find(|c| c.kind == CheckKind::Overflow && enc.value(c.lit))
+                                .expect("an overflow literal holds in the model");
+                            let mut trace =
+                                Trace::build(prog, out, enc, &order, (failed.loc, failed.thread));
+                            trace.violation = crate::verdict::Violation::Overflow;
+                            trace
+                        }
+                        None => {
+                            let failed = out
+                                .property_checks()
+                                .find(|c| enc.value(c.lit))
+                                .expect("a property literal holds in the model");
+                            Trace::build(prog, out, enc, &order, (failed.loc, failed.thread))
+                        }
+                    },
                 },
                 Err(why) => Verdict::Unknown(UnknownReason::Internal(format!(
                     "the theory's schedule is not valid: {why}"
@@ -126,6 +171,47 @@ fn solve_with_theory(
         stats.coherence_vars = s.coherence_vars;
     }
     verdict
+}
+
+/// The trace of a race model: its schedule up to the first access, then the second (see
+/// [`race::cut`]). A read as the second access is shown with the value of the first, the
+/// write it directly follows (the model's own schedule may have put other steps between).
+fn race_trace(
+    prog: &Program,
+    out: &SymexOutput,
+    enc: &Encoder,
+    order: &[encoder::Event],
+    pair: &RacePair,
+) -> Trace {
+    let eq = &out.equation;
+    let order = race::cut(eq, order, pair);
+    let second = &eq.events[pair.second];
+    let mut trace = Trace::build(
+        prog,
+        out,
+        enc,
+        &order,
+        (out.event_info[pair.second].loc, second.thread),
+    );
+    trace.violation = crate::verdict::Violation::DataRace;
+    let head = |e: encoder::Event| out.event_info[e].head.unwrap_or(e);
+    let shown: Vec<encoder::Event> = order
+        .iter()
+        .copied()
+        .filter(|&e| eq.events[e].thread != eq.init_thread())
+        .filter(|&e| out.event_info[e].head.is_none())
+        .collect();
+    let at = |e: encoder::Event| shown.iter().position(|&x| x == head(e));
+    if let (Some(i), Some(j)) = (at(pair.first), at(pair.second)) {
+        trace.race = Some([i, j]);
+        let single = |e: encoder::Event| {
+            out.event_info[e].rest.is_empty() && out.event_info[e].head.is_none()
+        };
+        if second.is_read() && single(pair.first) && single(pair.second) {
+            trace.events[j].value = enc.bv_value_u64(&eq.events[pair.first].value);
+        }
+    }
+    trace
 }
 
 /// Checks that every theory clause (conflict, or implication as `lit ∨ ¬reason`) holds in

@@ -40,6 +40,8 @@ pub fn bounds(opts: &EngineOptions) -> Bounds {
         unwindset: opts.symex.unwindset.clone(),
         assertions: opts.symex.unwinding_assertions,
         spin_reduction: opts.symex.spin_reduction,
+        asserts_stop: opts.property != crate::svcomp::Property::UnreachCall,
+        overflow_checks: opts.property == crate::svcomp::Property::NoOverflow,
     }
 }
 
@@ -83,17 +85,28 @@ pub fn verify(
         );
         return report.findings.outcome(&bounds);
     }
-    let findings = super::concolic::search::explore(
-        prog,
-        &super::dpor::Options {
-            bounds: bounds.clone(),
-            budget,
-            constrained: explorer == Explorer::Cdpor,
-            all: false,
-            keep_runs: false,
-            concolic: None,
-        },
-    )
-    .findings;
+    let dpor_opts = super::dpor::Options {
+        bounds: bounds.clone(),
+        budget,
+        constrained: explorer == Explorer::Cdpor,
+        all: false,
+        keep_runs: false,
+        concolic: None,
+        data_races: opts.property == crate::svcomp::Property::NoDataRace,
+    };
+    // The concolic shadow does not record an overflow test as a decision, so under
+    // no-overflow the inputs are enumerated (an input of many values gives UNKNOWN) instead
+    // of being explored symbolically.
+    let report = if opts.property == crate::svcomp::Property::NoOverflow {
+        super::dpor::explore(prog, &dpor_opts)
+    } else {
+        super::concolic::search::explore(prog, &dpor_opts)
+    };
+    let mut findings = report.findings;
+    if opts.property == crate::svcomp::Property::NoOverflow {
+        if let Some(t) = &mut findings.violation {
+            t.violation = crate::verdict::Violation::Overflow;
+        }
+    }
     findings.outcome(&bounds)
 }

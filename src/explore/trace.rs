@@ -98,6 +98,8 @@ pub fn build(m: &Machine, steps: &[&Step], thread: usize, loc: Loc) -> Trace {
         events,
         inputs,
         violation_loc: loc,
+        violation: crate::verdict::Violation::UnreachCall,
+        race: None,
         violation_thread: thread as u32,
         threads,
         parents,

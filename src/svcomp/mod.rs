@@ -2,8 +2,8 @@
 //! (`tasks.csv`) of a checkout.
 //!
 //! `yogar verify` resolves its FILE and `--property` through [`Request::resolve`] (built on
-//! [`Task::load`] and [`Property::load`]) and checks only [`Property::UnreachCall`]; every other
-//! property is answered `UNKNOWN (unsupported property)`.
+//! [`Task::load`] and [`Property::load`]); a property the engine does not check
+//! (`Engine::checks`) is answered `UNKNOWN (unsupported property)`.
 
 pub mod checkout;
 pub mod input;
@@ -15,6 +15,9 @@ pub mod task_list;
 pub use crate::ir::DataModel;
 pub use checkout::sv_benchmarks;
 pub use input::{is_task_file, Request, RequestError};
-pub use property::{Property, PropertyError, UNREACH_CALL_SPEC};
+pub use property::{
+    Property, PropertyError, NO_DATA_RACE_SPEC, NO_OVERFLOW_SPEC, UNREACH_CALL_SPEC,
+    VALID_MEMSAFETY_SPEC,
+};
 pub use task::{Task, TaskError, TaskProperty};
 pub use task_list::{read_task_list, ListedTask, TaskListError};

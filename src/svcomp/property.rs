@@ -1,9 +1,10 @@
-//! SV-COMP property files (`.prp`): reading one and deciding whether it is the property yogar
-//! checks.
+//! SV-COMP property files (`.prp`): reading one and deciding which property it is.
 //!
-//! yogar checks exactly one property: no call of `reach_error()` is reachable from `main()`.
-//! Anything else (memory safety, overflow, termination, data races, another entry point or
-//! another error function) is kept as text so that the caller can answer
+//! The properties of SV-COMP's ConcurrencySafety category are recognised: unreach-call (no
+//! call of `reach_error()` is reachable from `main()`), no-data-race, no-overflow and
+//! valid-memsafety (valid-free, valid-deref, valid-memtrack). Which engine checks which is the
+//! pipeline's business (`Property::checked_by`); anything else (termination, another entry
+//! point or another error function) is kept as text so that the caller can answer
 //! `UNKNOWN (unsupported property)` instead of checking the wrong thing.
 
 use std::fmt;
@@ -14,6 +15,12 @@ use std::path::Path;
 pub enum Property {
     /// `CHECK( init(main()), LTL(G ! call(reach_error())) )`.
     UnreachCall,
+    /// `CHECK( init(main()), LTL(G ! data-race) )`.
+    NoDataRace,
+    /// `CHECK( init(main()), LTL(G ! overflow) )`.
+    NoOverflow,
+    /// The three checks of `valid-memsafety.prp`: valid-free, valid-deref, valid-memtrack.
+    ValidMemsafety,
     /// Any other specification, as written in the file (trimmed).
     Other(String),
 }
@@ -32,11 +39,26 @@ impl Property {
             })
             .filter(|line| !line.is_empty())
             .collect();
-        match checks.as_slice() {
-            [only] if only == "CHECK(init(main()),LTL(G!call(reach_error())))" => {
-                Property::UnreachCall
-            }
-            _ => Property::Other(text.trim().to_string()),
+        let is = |canonical: &str| {
+            let mut want: Vec<String> = canonical
+                .lines()
+                .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect())
+                .collect();
+            let mut got = checks.clone();
+            want.sort();
+            got.sort();
+            want == got
+        };
+        if is(UNREACH_CALL_SPEC) {
+            Property::UnreachCall
+        } else if is(NO_DATA_RACE_SPEC) {
+            Property::NoDataRace
+        } else if is(NO_OVERFLOW_SPEC) {
+            Property::NoOverflow
+        } else if is(VALID_MEMSAFETY_SPEC) {
+            Property::ValidMemsafety
+        } else {
+            Property::Other(text.trim().to_string())
         }
     }
 
@@ -49,11 +71,15 @@ impl Property {
         Ok(Property::parse(&text))
     }
 
-    /// The name SV-COMP gives this property in a FALSE verdict (`FALSE(unreach-call)`), if it
-    /// is one yogar checks.
+    /// The name SV-COMP gives this property (`unreach-call`, `no-data-race`, ...), if it is
+    /// one yogar knows. A FALSE verdict names the violated (sub)property, see
+    /// `crate::verdict::Violation`.
     pub fn verdict_name(&self) -> Option<&'static str> {
         match self {
             Property::UnreachCall => Some("unreach-call"),
+            Property::NoDataRace => Some("no-data-race"),
+            Property::NoOverflow => Some("no-overflow"),
+            Property::ValidMemsafety => Some("valid-memsafety"),
             Property::Other(_) => None,
         }
     }
@@ -62,6 +88,9 @@ impl Property {
     pub fn specification(&self) -> &str {
         match self {
             Property::UnreachCall => UNREACH_CALL_SPEC,
+            Property::NoDataRace => NO_DATA_RACE_SPEC,
+            Property::NoOverflow => NO_OVERFLOW_SPEC,
+            Property::ValidMemsafety => VALID_MEMSAFETY_SPEC,
             Property::Other(text) => text,
         }
     }
@@ -69,6 +98,12 @@ impl Property {
 
 /// The canonical text of the unreach-call specification.
 pub const UNREACH_CALL_SPEC: &str = "CHECK( init(main()), LTL(G ! call(reach_error())) )";
+/// The canonical text of the no-data-race specification.
+pub const NO_DATA_RACE_SPEC: &str = "CHECK( init(main()), LTL(G ! data-race) )";
+/// The canonical text of the no-overflow specification.
+pub const NO_OVERFLOW_SPEC: &str = "CHECK( init(main()), LTL(G ! overflow) )";
+/// The canonical text of the valid-memsafety specification (three checks, in any order).
+pub const VALID_MEMSAFETY_SPEC: &str = "CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\nCHECK( init(main()), LTL(G valid-memtrack) )";
 
 /// A property file that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,13 +143,37 @@ mod tests {
     }
 
     #[test]
+    fn the_concurrency_safety_properties_are_recognised() {
+        assert_eq!(
+            Property::parse("CHECK( init(main()), LTL(G ! data-race) )\n"),
+            Property::NoDataRace
+        );
+        assert_eq!(Property::parse(NO_OVERFLOW_SPEC), Property::NoOverflow);
+        assert_eq!(
+            Property::parse(
+                "CHECK( init(main()), LTL(G valid-deref) )\nCHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-memtrack) )\n"
+            ),
+            Property::ValidMemsafety
+        );
+        for p in [
+            Property::UnreachCall,
+            Property::NoDataRace,
+            Property::NoOverflow,
+            Property::ValidMemsafety,
+        ] {
+            assert_eq!(Property::parse(p.specification()), p);
+        }
+        assert_eq!(Property::NoDataRace.verdict_name(), Some("no-data-race"));
+    }
+
+    #[test]
     fn other_properties_are_kept_as_text() {
         for text in [
             "CHECK( init(main()), LTL(F end) )",
-            "CHECK( init(main()), LTL(G ! data-race) )",
             "CHECK( init(main()), LTL(G ! call(__VERIFIER_error())) )",
             "CHECK( init(start()), LTL(G ! call(reach_error())) )",
             "CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )",
+            "CHECK( init(main()), LTL(G valid-memcleanup) )",
             "",
         ] {
             let p = Property::parse(text);

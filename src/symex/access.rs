@@ -650,6 +650,7 @@ impl Symex<'_, '_, '_> {
             self.unsupported_check(why, g);
         }
         let atomic = self.access_block(pieces.len(), s);
+        let section = s.block().is_some();
         let mut parts = Vec::with_capacity(pieces.len());
         let mut events = Vec::new();
         for (k, b, loc) in pieces {
@@ -662,7 +663,7 @@ impl Symex<'_, '_, '_> {
                 old
             } else {
                 let value = self.enc.bv_fresh(b);
-                events.extend(self.emit(loc, AccessKind::Read, g, value.clone(), atomic));
+                events.extend(self.emit(loc, AccessKind::Read, g, value.clone(), atomic, section));
                 value
             };
             parts.push(v);
@@ -690,6 +691,7 @@ impl Symex<'_, '_, '_> {
             self.unsupported_check(why, g);
         }
         let atomic = self.access_block(pieces.len(), s);
+        let section = s.block().is_some();
         let values = self.split_pieces(v, pieces.len());
         let mut events = Vec::new();
         for ((k, b, loc), pv) in pieces.into_iter().zip(values) {
@@ -705,7 +707,7 @@ impl Symex<'_, '_, '_> {
                 let new = self.enc.bv_ite(g, &pv, &old);
                 s.mem.insert((o, k), new);
             } else {
-                events.extend(self.emit(loc, AccessKind::Write, g, pv, atomic));
+                events.extend(self.emit(loc, AccessKind::Write, g, pv, atomic, section));
             }
         }
         self.link_pieces(&events);
@@ -859,7 +861,9 @@ impl Symex<'_, '_, '_> {
     pub(super) fn close_open_accesses(&mut self) -> Result<(), SymexError> {
         // (position, event, where, whether it is a further byte of the access before it)
         let mut inserts: BTreeMap<Thread, Vec<(usize, EventData, Loc, bool)>> = BTreeMap::new();
+        let mut sections = std::collections::HashSet::new();
         for a in std::mem::take(&mut self.open) {
+            sections.extend(a.atomic);
             let (obj_part, off) = self.split_pointer(&a.ptr, a.lo);
             let mut cells = Vec::new();
             for i in a.made..self.mem.objects.len() {
@@ -947,14 +951,20 @@ impl Symex<'_, '_, '_> {
             }
         }
         for (t, list) in inserts {
-            let info: Vec<(Loc, bool)> = list.iter().map(|(_, _, l, c)| (*l, *c)).collect();
+            // An open access's own block is its section's (`OpenAccess::atomic`, the path's
+            // section), unless it is the block of its bytes, made above.
+            let info: Vec<(Loc, bool, bool)> = list
+                .iter()
+                .map(|(_, d, l, c)| (*l, *c, d.atomic.is_some_and(|b| sections.contains(&b))))
+                .collect();
             let events = self
                 .eq
                 .insert_events(t, list.into_iter().map(|(pos, d, _, _)| (pos, d)));
             let mut group: Vec<Event> = Vec::new();
-            for (e, (loc, cont)) in events.into_iter().zip(info) {
+            for (e, (loc, cont, section)) in events.into_iter().zip(info) {
                 self.event_info[e] = EventInfo {
                     loc,
+                    section,
                     ..Default::default()
                 };
                 if !cont {
@@ -1021,12 +1031,21 @@ impl Symex<'_, '_, '_> {
 
     pub fn emit_read(&mut self, loc: Location, guard: Lit, bits: u32, s: &State) -> BitVec {
         let value = self.enc.bv_fresh(bits);
-        self.emit(loc, AccessKind::Read, guard, value.clone(), s.block());
+        let section = s.block().is_some();
+        self.emit(
+            loc,
+            AccessKind::Read,
+            guard,
+            value.clone(),
+            s.block(),
+            section,
+        );
         value
     }
 
     pub fn emit_write(&mut self, loc: Location, guard: Lit, value: BitVec, s: &State) {
-        self.emit(loc, AccessKind::Write, guard, value, s.block());
+        let section = s.block().is_some();
+        self.emit(loc, AccessKind::Write, guard, value, s.block(), section);
     }
 
     fn emit(
@@ -1036,6 +1055,7 @@ impl Symex<'_, '_, '_> {
         guard: Lit,
         value: BitVec,
         atomic: Option<AtomicBlock>,
+        section: bool,
     ) -> Option<Event> {
         if self.enc.const_value(guard) == Some(false) {
             return None;
@@ -1054,6 +1074,7 @@ impl Symex<'_, '_, '_> {
         });
         self.event_info[e] = EventInfo {
             loc: self.loc,
+            section,
             ..Default::default()
         };
         Some(e)

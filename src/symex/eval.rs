@@ -9,6 +9,7 @@ use solver_glue::Lit;
 
 use super::exec::Symex;
 use super::state::{State, Val};
+use super::CheckKind;
 use super::{unsupported, SymexError};
 use crate::ir::float::{float_bits, FloatUndefined};
 use crate::ir::{BinOp, Expr, ExprKind, FloatOp, Type, TypeId, UnOp};
@@ -81,6 +82,13 @@ impl Symex<'_, '_, '_> {
             }
             ExprKind::Unary(op, a) => {
                 let va = self.eval_scalar_g(a, s, g)?;
+                if *op == UnOp::Neg && self.checks_overflow(e.ty) {
+                    let w = va.width();
+                    let min = self.enc.bv_const(w, 1u64 << (w - 1));
+                    let is_min = self.enc.bv_eq(&va, &min);
+                    let bad = self.enc.and(g, is_min);
+                    self.check(CheckKind::Overflow, bad);
+                }
                 Ok(match op {
                     UnOp::Neg => self.enc.bv_neg(&va),
                     UnOp::BitNot => self.enc.bv_not(&va),
@@ -90,7 +98,11 @@ impl Symex<'_, '_, '_> {
                     }
                 })
             }
-            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, bits, s, g),
+            ExprKind::Binary(op, a, b) => {
+                let checked = self.checks_overflow(e.ty);
+                let v = self.binary(*op, a, b, bits, s, g, checked)?;
+                Ok(v)
+            }
             ExprKind::Cast(inner) => {
                 let v = self.eval_scalar_g(inner, s, g)?;
                 let types = &self.prog.types;
@@ -117,6 +129,54 @@ impl Symex<'_, '_, '_> {
         }
     }
 
+    /// Whether an operation of type `ty` gets overflow checks: no-overflow is checked, the type
+    /// is signed and at least as wide as `int` (narrower operands are promoted to `int` in C,
+    /// so arithmetic the IR does in a narrower type cannot overflow).
+    fn checks_overflow(&self, ty: crate::ir::TypeId) -> bool {
+        let types = &self.prog.types;
+        self.opts.overflow_checks && types.is_signed(ty) && types.bits(ty) >= 32
+    }
+
+    /// The literal "the signed operation `op` on `a`, `b` (equal widths) overflows", for the
+    /// operations that can; `r` is the wrapped result.
+    fn overflows(&mut self, op: BinOp, a: &BitVec, b: &BitVec, r: &BitVec) -> Option<Lit> {
+        let w = a.width();
+        let sign = |v: &BitVec| v.bit(w - 1);
+        match op {
+            // Operands of one sign and a result of the other (for `-`: of different signs).
+            BinOp::Add | BinOp::Sub => {
+                let same = self.enc.xor(sign(a), sign(b));
+                let same = if op == BinOp::Add { !same } else { same };
+                let flipped = self.enc.xor(sign(r), sign(a));
+                Some(self.enc.and(same, flipped))
+            }
+            // The full product (double width) differs from the sign extension of its low half.
+            BinOp::Mul => {
+                let wa = self.resize(a, 2 * w, true);
+                let wb = self.resize(b, 2 * w, true);
+                let full = self.enc.bv_mul(&wa, &wb);
+                let back = self.resize(r, 2 * w, true);
+                let eq = self.enc.bv_eq(&full, &back);
+                Some(!eq)
+            }
+            BinOp::SDiv | BinOp::SRem => {
+                let min = self.enc.bv_const(w, 1u64 << (w - 1));
+                let m1 = self.enc.bv_const(w, u64::MAX);
+                let a_min = self.enc.bv_eq(a, &min);
+                let b_m1 = self.enc.bv_eq(b, &m1);
+                Some(self.enc.and(a_min, b_m1))
+            }
+            // `a << b` is representable iff shifting it back (arithmetically) gives `a`.
+            BinOp::Shl => {
+                let back = self.enc.bv_ashr(r, b);
+                let eq = self.enc.bv_eq(&back, a);
+                Some(!eq)
+            }
+            _ => None,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn binary(
         &mut self,
         op: BinOp,
@@ -125,6 +185,7 @@ impl Symex<'_, '_, '_> {
         bits: u32,
         s: &mut State,
         g: Lit,
+        checked: bool,
     ) -> Result<BitVec, SymexError> {
         use BinOp::*;
         if matches!(op, LogAnd | LogOr) {
@@ -151,17 +212,50 @@ impl Symex<'_, '_, '_> {
             let too_far = self.enc.bv_ule(&w, &vb);
             let bad = self.enc.and(g, too_far);
             self.unsupported_check("shift by the width of the operand or more", bad);
-            return Ok(match op {
+            let r = match op {
                 Shl => self.enc.bv_shl(&va, &vb),
                 AShr => self.enc.bv_ashr(&va, &vb),
                 _ => self.enc.bv_lshr(&va, &vb),
-            });
+            };
+            if checked && op == Shl && vb.width() == va.width() {
+                // A negative left operand is undefined but no overflow: no verdict.
+                let negative = va.bit(va.width() - 1);
+                let neg = self.enc.and(g, negative);
+                self.unsupported_check("left shift of a negative value", neg);
+                let ok = self.enc.and(g, !too_far);
+                if let Some(o) = self.overflows(op, &va, &vb, &r) {
+                    let bad = self.enc.and(ok, o);
+                    self.check(CheckKind::Overflow, bad);
+                }
+            } else if checked && op == Shl {
+                return unsupported("left shift by an amount of another width, checking overflow");
+            }
+            return Ok(r);
         }
         if vb.width() != va.width() {
             // Comparisons of a pointer with an integer constant (null) and similar.
             vb = self.resize(&vb, va.width(), false);
         }
         let cmp = |sx: &mut Self, l: Lit| sx.enc.bv_from_bool(l, bits);
+        if checked && matches!(op, Add | Sub | Mul | SDiv | SRem) {
+            let r = match op {
+                Add => self.enc.bv_add(&va, &vb),
+                Sub => self.enc.bv_sub(&va, &vb),
+                _ => self.enc.bv_mul(&va, &vb),
+            };
+            if let Some(o) = self.overflows(op, &va, &vb, &r) {
+                // A zero divisor traps before anything overflows (the path stops there).
+                let live = if matches!(op, SDiv | SRem) {
+                    let zero = self.enc.bv_const(vb.width(), 0);
+                    let z = self.enc.bv_eq(&vb, &zero);
+                    self.enc.and(g, !z)
+                } else {
+                    g
+                };
+                let bad = self.enc.and(live, o);
+                self.check(CheckKind::Overflow, bad);
+            }
+        }
         Ok(match op {
             Add => self.enc.bv_add(&va, &vb),
             Sub => self.enc.bv_sub(&va, &vb),

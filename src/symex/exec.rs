@@ -210,8 +210,11 @@ fn execute(
         threads,
         unpredicted,
         spin,
+        locks,
         ..
     } = sx;
+    let mut sync_locations: Vec<encoder::Location> = locks.into_values().collect();
+    sync_locations.sort();
     let state = enc.into_state();
     Ok(SymexOutput {
         equation: eq,
@@ -221,6 +224,7 @@ fn execute(
         threads: threads.into_iter().map(|t| t.info).collect(),
         unpredicted,
         spin,
+        sync_locations,
         formula: Formula { log, state },
     })
 }

@@ -56,6 +56,8 @@ pub struct SymexOptions {
     pub max_threads: usize,
     /// Give up (with [`SymexError::Timeout`]) once this instant has passed.
     pub deadline: Option<std::time::Instant>,
+    /// Make a [`CheckKind::Overflow`] for every signed arithmetic operation (no-overflow).
+    pub overflow_checks: bool,
 }
 
 impl Default for SymexOptions {
@@ -67,6 +69,7 @@ impl Default for SymexOptions {
             spin_reduction: true,
             max_threads: 64,
             deadline: None,
+            overflow_checks: false,
         }
     }
 }
@@ -88,10 +91,21 @@ pub enum CheckKind {
     /// stand on them; a FALSE verdict may not (its trace must avoid every such read), and an
     /// error reachable only together with one is UNKNOWN (see `engine::Checks`).
     InvalidRead,
+    /// A signed arithmetic operation (`+ - * / %`, unary minus, `<<`) whose result does not
+    /// fit its type: the error of no-overflow (made only under `overflow_checks`).
+    Overflow,
     /// An execution reaches an [`crate::ir::InstrKind::Approximate`]: from there on some
     /// values are arbitrary where the program's are exact. As for [`CheckKind::InvalidRead`],
     /// a TRUE verdict may stand on such executions, an error reached with one is UNKNOWN.
     Approximate(crate::ir::Approximation),
+}
+
+impl CheckKind {
+    /// Whether the check is a property's error (an assertion, an overflow), not a reason for
+    /// UNKNOWN.
+    pub fn is_error(&self) -> bool {
+        matches!(self, CheckKind::Property(_) | CheckKind::Overflow)
+    }
 }
 
 /// The text of an [`CheckKind::InvalidRead`] reason.
@@ -115,6 +129,10 @@ pub struct EventInfo {
     pub rest: Vec<Event>,
     /// For the other byte events of such an access: its first event.
     pub head: Option<Event>,
+    /// The access lies in an atomic section (`__VERIFIER_atomic_*`, `__VERIFIER_atomic_begin`
+    /// ... `_end`): two such accesses never race (no-data-race). The blocks of a byte
+    /// object's access and of a lock operation are no sections.
+    pub section: bool,
 }
 
 /// A nondeterministic input, for traces and witnesses.
@@ -174,6 +192,8 @@ pub struct SymexOutput {
     pub unpredicted: Vec<String>,
     /// What the spin reduction cut.
     pub spin: SpinStats,
+    /// The locations of the mutexes' lock states (synchronisation, never a data race).
+    pub sync_locations: Vec<encoder::Location>,
 }
 
 impl SymexOutput {

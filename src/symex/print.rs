@@ -128,6 +128,7 @@ impl fmt::Display for EquationPrinter<'_> {
                     format!("recursion of {}", self.prog.funcs[*func].name)
                 }
                 CheckKind::Unsupported(what) => format!("unsupported: {what}"),
+                CheckKind::Overflow => "signed overflow".into(),
                 CheckKind::InvalidRead => format!("{} (value arbitrary)", super::INVALID_READ),
                 CheckKind::Approximate(a) => format!("{} (values arbitrary)", a.describe()),
             };

@@ -27,6 +27,17 @@ _ERRORS = {
 
 _DATA_MODEL_FLAGS = {"ILP32": "--32", "LP64": "--64"}
 
+# `FALSE(<violation>)` of yogar (src/verdict.rs, `Violation::name`) -> BenchExec's result
+# constant of that (sub)property.
+_FALSE = {
+    "unreach-call": "RESULT_FALSE_REACH",
+    "no-data-race": "RESULT_FALSE_DATARACE",
+    "valid-deref": "RESULT_FALSE_DEREF",
+    "valid-free": "RESULT_FALSE_FREE",
+    "valid-memtrack": "RESULT_FALSE_MEMTRACK",
+    "no-overflow": "RESULT_FALSE_OVERFLOW",
+}
+
 
 class Tool(benchexec.tools.template.BaseTool2):
     """yogar: scheduling-constraint based abstraction refinement for pthread programs."""
@@ -78,10 +89,9 @@ class Tool(benchexec.tools.template.BaseTool2):
         if code == EXIT_TRUE and last == "TRUE":
             return result.RESULT_TRUE_PROP
         false = re.fullmatch(r"FALSE\(([a-z-]+)\)", last)
-        if code == EXIT_FALSE and false:
-            if false.group(1) == "unreach-call":
-                return result.RESULT_FALSE_REACH
-            return result.RESULT_FALSE_PROP + "(" + false.group(1) + ")"
+        if code == EXIT_FALSE and false and false.group(1) in _FALSE:
+            name = false.group(1)
+            return getattr(result, _FALSE[name], result.RESULT_FALSE_PROP + "(" + name + ")")
         unknown = re.fullmatch(r"UNKNOWN(?: \((.*)\))?", last)
         if code == EXIT_UNKNOWN and unknown:
             reason = (unknown.group(1) or "").strip().lower()

@@ -361,6 +361,58 @@ impl OrderTheory {
         })
     }
 
+    /// The clock of event `e`: its own node, or its atomic block's.
+    pub fn clock_of(&self, e: Event) -> u32 {
+        self.clock[e.index()]
+    }
+
+    /// Per clock, the order edges into it from other clocks with their guards: its
+    /// program-order predecessors (the previous item of its thread, the creation point of
+    /// its thread, the end of a thread it joins), everything that precedes it directly.
+    pub fn clock_in_edges(&self) -> Vec<Vec<(u32, Lit)>> {
+        let mut into = vec![Vec::new(); self.layout.clock_events.len()];
+        for &(a, b, g) in &self.layout.clock_edges {
+            into[b as usize].push((a, g));
+        }
+        into
+    }
+
+    /// Adds edges `a → b` between clocks, each present while its literal is true (as the
+    /// guarded program-order edges are). For orders the caller asks about beyond the
+    /// program's (a data race: `engine::race`); a model then has them in its schedule. To be
+    /// called before the theory is connected to a solver (the observed variables grow).
+    pub fn add_conditional_edges(&mut self, edges: &[(u32, u32, Lit)]) {
+        let mut by_code: Vec<(usize, Role)> = Vec::with_capacity(self.roles.len() + edges.len());
+        for code in 0..self.role_start.len().saturating_sub(1) {
+            let (s, e) = (
+                self.role_start[code] as usize,
+                self.role_start[code + 1] as usize,
+            );
+            by_code.extend(self.roles[s..e].iter().map(|&r| (code, r)));
+        }
+        for &(a, b, g) in edges {
+            by_code.push((g.code(), Role::PoEdge(self.po_edges.len() as u32)));
+            self.po_edges.push((a, b, g));
+        }
+        by_code.sort_by_key(|&(c, _)| c);
+        let max_code = by_code.last().map_or(0, |&(c, _)| c + 1);
+        let mut role_start = vec![0u32; max_code + 2];
+        for &(c, _) in &by_code {
+            role_start[c + 1] += 1;
+        }
+        for i in 1..role_start.len() {
+            role_start[i] += role_start[i - 1];
+        }
+        self.role_start = role_start;
+        self.roles = by_code.iter().map(|&(_, r)| r).collect();
+        self.observed = by_code
+            .iter()
+            .map(|&(c, _)| Var::from_dimacs((c / 2 + 1) as u32))
+            .collect();
+        self.observed.dedup();
+        self.stats.observed = self.observed.len() as u64;
+    }
+
     /// Counters so far.
     pub fn stats(&self) -> TheoryStats {
         let mut s = self.stats;

@@ -57,6 +57,7 @@
 //!   reach, so the explorers, which keep those runs, find the same errors.
 
 pub mod constraints;
+pub mod data_race;
 pub mod hb;
 mod inputs;
 
@@ -88,6 +89,8 @@ pub struct Options {
     /// Run concolically with this symbolic state: nondet inputs of more than two values are
     /// symbolic (see `explore::concolic`); without it they end the search as UNKNOWN.
     pub concolic: Option<crate::explore::concolic::Handle>,
+    /// Check no-data-race: a data race (`data_race`) is the violation.
+    pub data_races: bool,
 }
 
 /// The result: findings, and the complete runs when asked for.
@@ -347,6 +350,29 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
         let pc = top.pc + made.len();
         cur.accesses.extend(step.accesses.iter().copied());
         let n = hb::event(&events, step);
+        if opts.data_races {
+            match data_race::find(&events, &n) {
+                data_race::Found::None => {}
+                data_race::Found::Undecided => {
+                    f.give_up(UnknownReason::unsupported(
+                        "a data race with an access to unknown memory",
+                    ));
+                    break;
+                }
+                data_race::Found::Race { i, first, second } => {
+                    let steps = data_race::run(&events, i, &n);
+                    let at = |k: usize| steps[..k].iter().map(|s| s.items.len()).sum::<usize>();
+                    let race = [at(steps.len() - 2) + first, at(steps.len() - 1) + second];
+                    let loc = n.step.items.get(second).map_or(n.step.loc, |it| it.loc);
+                    let mut trace = super::trace::build(&m, &steps, p, loc);
+                    trace.violation = crate::verdict::Violation::DataRace;
+                    trace.race = Some(race);
+                    f.violation = Some(trace);
+                    f.stats.executions += 1;
+                    break;
+                }
+            }
+        }
         // Race detection: reversals go into the backtrack sets of the earlier nodes.
         for i in hb::races(&events, &n) {
             let init = hb::initials(&events, i, &n);

@@ -1,7 +1,7 @@
 //! Expression evaluation of the interpreter: C integer semantics on 64-bit patterns, pointer
 //! arithmetic within an object, and the shared reads an evaluation may do in one step.
 
-use super::{trap, Access, Machine, Prov, Scalar, Stop, Target, Value, R};
+use super::{trap, Access, Machine, Prov, RunEnd, Scalar, Stop, Target, Value, R};
 use crate::ir::{BinOp, Expr, ExprKind, Type, TypeId, UnOp};
 
 /// Evaluation context of one instruction of thread `t`: the values of the shared reads done
@@ -70,6 +70,31 @@ pub(super) fn division_traps(op: BinOp, x: u64, y: u64, obits: u32) -> bool {
             && mask(y) == mask(u64::MAX))
 }
 
+/// Whether the signed operation `op` on the exact values `x`, `y` of a `bits`-bit type
+/// overflows (`<<` of a non-negative `x` by an amount below the width; division by zero is
+/// no overflow, it traps).
+pub(super) fn overflows(op: BinOp, x: i64, y: i64, bits: u32) -> bool {
+    let (lo, hi) = (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1);
+    let (x, y) = (x as i128, y as i128);
+    let exact = match op {
+        BinOp::Add => x + y,
+        BinOp::Sub => x - y,
+        BinOp::Mul => x * y,
+        BinOp::SDiv | BinOp::SRem => return x == lo && y == -1,
+        BinOp::Shl if (0..bits as i128).contains(&y) && x >= 0 => x << y,
+        _ => return false,
+    };
+    exact < lo || exact > hi
+}
+
+/// The end of a run at an overflow: `Machine::step` fills in the thread and its place.
+fn overflow<T>() -> R<T> {
+    Err(Stop::End(RunEnd::Violation {
+        thread: usize::MAX,
+        loc: crate::ir::Loc::default(),
+    }))
+}
+
 /// Whether a shift by `n` of an `obits`-bit operand traps (a negative count is a huge one).
 pub(super) fn shift_traps(n: u64, obits: u32) -> bool {
     n >= obits as u64
@@ -134,6 +159,14 @@ impl<'p> Machine<'p> {
                 let v = match op {
                     UnOp::LogNot => int(!a.truthy() as u64),
                     _ if a.prov.is_some() => trap("arithmetic on a pointer"),
+                    UnOp::Neg
+                        if self.overflow_checks
+                            && signed
+                            && bits >= 32
+                            && a.bits as i64 == norm(1u64 << (bits - 1), bits, true) as i64 =>
+                    {
+                        overflow()
+                    }
                     UnOp::Neg => int(a.bits.wrapping_neg()),
                     UnOp::BitNot => int(!a.bits),
                 }?;
@@ -269,6 +302,15 @@ impl<'p> Machine<'p> {
         }
         let (x, y) = (a.bits, b.bits);
         let (sx, sy) = (x as i64, y as i64);
+        if self.overflow_checks && signed && bits >= 32 && !op.is_comparison() {
+            if op == Shl && sx < 0 && !shift_traps(y, obits) {
+                return trap("unsupported: left shift of a negative value");
+            }
+            let divides_by_zero = matches!(op, SDiv | SRem) && norm(y, obits, false) == 0;
+            if !divides_by_zero && overflows(op, sx, sy, bits) {
+                return overflow();
+            }
+        }
         // The right operand of a shift keeps its own (promoted) type.
         let shift = |n: u64| -> R<u32> {
             if shift_traps(n, obits) {

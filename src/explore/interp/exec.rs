@@ -92,6 +92,9 @@ impl<'p> Machine<'p> {
             InstrKind::Assert { cond, .. } => {
                 let c = self.eval_scalar(cx, cond)?;
                 if !self.decide(c)? {
+                    if self.asserts_stop {
+                        return Err(Stop::ThreadStops);
+                    }
                     return Err(Stop::End(RunEnd::Violation {
                         thread: t,
                         loc: instr.loc,

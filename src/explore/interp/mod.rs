@@ -213,6 +213,10 @@ pub struct Bounds {
     /// stops there, as in symbolic execution (see `symex::spin` for why that loses no
     /// reachable error).
     pub spin_reduction: bool,
+    /// A failed assertion stops its thread (a property other than unreach-call is checked).
+    pub asserts_stop: bool,
+    /// A signed operation that overflows is the violation (no-overflow).
+    pub overflow_checks: bool,
 }
 
 /// A thread's state at a loop head, for the spin reduction: its effect count and its live
@@ -300,6 +304,10 @@ pub struct Machine<'p> {
     /// Locked mutexes (object, offset) → owner thread.
     mutexes: BTreeMap<(ObjId, u64), usize>,
     bounds: Option<Bounds>,
+    /// A signed `+ - * / %`, unary minus or `<<` (in `int` or wider) whose result does not
+    /// fit its type ends the run as a violation there; a failed assertion stops its thread.
+    overflow_checks: bool,
+    asserts_stop: bool,
     /// Instructions executed so far.
     pub steps: u64,
     /// The line of every shared access (and synchronisation operation) of the last
@@ -374,6 +382,13 @@ impl<'p> Machine<'p> {
         Machine::with_bounds(prog, None)
     }
 
+    /// Checks signed overflow from now on, and makes a failed assertion stop its thread
+    /// (replay of a no-overflow witness, which runs without bounds).
+    pub fn set_overflow_checks(&mut self, on: bool) {
+        self.overflow_checks = on;
+        self.asserts_stop = on;
+    }
+
     /// The initial state with loop and recursion bounds.
     pub fn with_bounds(prog: &'p Program, bounds: Option<Bounds>) -> Result<Machine<'p>, RunEnd> {
         match Machine::start(prog, bounds) {
@@ -397,6 +412,8 @@ impl<'p> Machine<'p> {
             globals: Default::default(),
             threads: Vec::new(),
             mutexes: BTreeMap::new(),
+            overflow_checks: bounds.as_ref().is_some_and(|b| b.overflow_checks),
+            asserts_stop: bounds.as_ref().is_some_and(|b| b.asserts_stop),
             bounds,
             steps: 0,
             last_shared: Vec::new(),
@@ -737,6 +754,13 @@ impl<'p> Machine<'p> {
             Err(Stop::End(RunEnd::Trap { what, at: None })) => {
                 let at = self.position(t).map(|(_, loc)| loc);
                 return Err(RunEnd::Trap { what, at });
+            }
+            // An overflow found by an expression: the thread is at its instruction.
+            Err(Stop::End(RunEnd::Violation {
+                thread: usize::MAX, ..
+            })) => {
+                let loc = self.position(t).map(|(_, loc)| loc).unwrap_or_default();
+                return Err(RunEnd::Violation { thread: t, loc });
             }
             Err(Stop::End(e)) => return Err(e),
             Err(Stop::Undefined(..)) => unreachable!("exec fills indeterminate values"),

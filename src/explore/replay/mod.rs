@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::explore::interp::{Machine, NondetRequest, RunEnd};
 
+pub mod race;
 pub mod witness_read;
 use crate::ir::{InstrKind, Loc, Program};
 use witness_read::WitnessEdge;
@@ -18,6 +19,12 @@ pub struct Limits {
     /// Steps of one run (bounds non-terminating runs).
     pub max_run_steps: u64,
     pub timeout: Duration,
+    /// The violation sought is a data race (a no-data-race witness): a state in which two
+    /// threads' next steps race (`race::at`); failed assertions are then no violations.
+    pub race: bool,
+    /// The violation sought is a signed overflow (a no-overflow witness); failed assertions
+    /// are then no violations.
+    pub overflow: bool,
 }
 
 impl Default for Limits {
@@ -26,6 +33,8 @@ impl Default for Limits {
             max_steps: 100_000,
             max_run_steps: 20_000,
             timeout: Duration::from_secs(10),
+            race: false,
+            overflow: false,
         }
     }
 }
@@ -38,6 +47,12 @@ pub enum ReplayResult {
     Confirmed {
         thread: usize,
         loc: Loc,
+        runs: u64,
+        steps: u64,
+    },
+    /// A state of a run has two threads whose next steps race.
+    RaceConfirmed {
+        race: race::Race,
         runs: u64,
         steps: u64,
     },
@@ -228,11 +243,23 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
     };
     let n_threads = search.inputs.len().max(1);
     let m = match Machine::new(prog) {
-        Ok(m) => m,
+        Ok(mut m) => {
+            m.set_overflow_checks(limits.overflow);
+            m
+        }
         Err(e) => return ReplayResult::NotConfirmed(format!("cannot start the program: {e:?}")),
     };
     let mut guide = 0;
     let mut stall = 0;
+    if limits.race {
+        if let Some(race) = race::at(&m) {
+            return ReplayResult::RaceConfirmed {
+                race,
+                runs: 0,
+                steps: 0,
+            };
+        }
+    }
     let untried = search.order(&m, &mut guide, &mut stall, None);
     let mut stack = vec![Node {
         m,
@@ -280,6 +307,11 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
                 Some(())
             }
             Ok(()) => {
+                if limits.race {
+                    if let Some(race) = race::at(&node.m) {
+                        return ReplayResult::RaceConfirmed { race, runs, steps };
+                    }
+                }
                 search.advance_guide(&node.m, t, &mut node.guide);
                 node.untried = search.order(&node.m, &mut node.guide, &mut node.stall, Some(t));
                 if node.untried.is_empty() {
@@ -290,6 +322,8 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
                     None
                 }
             }
+            // Under no-data-race a failed assertion is no violation: the run ends there.
+            Err(RunEnd::Violation { .. }) if limits.race => Some(()),
             Err(RunEnd::Violation { thread, loc }) => {
                 return ReplayResult::Confirmed {
                     thread,

@@ -18,6 +18,8 @@ pub struct Witness {
     pub edges: Vec<WitnessEdge>,
     /// `32bit` or `64bit`, when given.
     pub architecture: Option<String>,
+    /// The property the witness violates (its `specification`), when given.
+    pub specification: Option<String>,
 }
 
 /// An integer literal of C (decimal or hex, optional sign and suffixes).
@@ -82,6 +84,7 @@ pub fn parse_witness(text: &str) -> Result<Witness, String> {
             .map(|c| c.text().unwrap_or("").trim().to_string())
     };
     let architecture = data(graph, "architecture");
+    let specification = data(graph, "specification");
     let mut entry = None;
     let mut violation = std::collections::HashSet::new();
     for n in graph.children().filter(|n| n.tag_name().name() == "node") {
@@ -145,6 +148,7 @@ pub fn parse_witness(text: &str) -> Result<Witness, String> {
     Ok(Witness {
         edges: path,
         architecture,
+        specification,
     })
 }
 

@@ -114,6 +114,8 @@ fn trace(prog: &Program, c: &CProgram, s: &State, thread: usize, loc: Loc) -> Tr
         events,
         inputs: Vec::new(),
         violation_loc: loc,
+        violation: crate::verdict::Violation::UnreachCall,
+        race: None,
         // Thread numbers of the trace: main is 0, the created threads follow.
         violation_thread: if thread == c.program.threads.len() {
             0
