@@ -117,6 +117,9 @@ pub struct Outcome {
     /// On a complete TRUE: how it was obtained (`unwinding assertions at bound 6`, or the
     /// prover's method).
     pub proved_by: Option<String>,
+    /// On a TRUE the prover proved: the certificate's invariants at loop heads and thread
+    /// entries, for the correctness witnesses.
+    pub invariants: Vec<crate::prove::witness::WitnessInvariant>,
 }
 
 /// Why [`verify`] gave no outcome at all.
@@ -184,6 +187,7 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
         stats: EngineStats::default(),
         witness: None,
         proved_by: None,
+        invariants: Vec::new(),
     };
     if !options.memory_model.supported_by(options.engine) {
         return Ok(early(UnknownReason::UnsupportedMemoryModel {
@@ -216,11 +220,13 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
         _ => None,
     };
     outcome.stats = stats;
-    let proved_by = match &outcome.verdict {
-        Verdict::True { complete: true } => {
-            Some(proved.unwrap_or_else(|| format!("unwinding assertions at bound {bound}")))
-        }
-        _ => None,
+    let (proved_by, invariants) = match (&outcome.verdict, proved) {
+        (Verdict::True { complete: true }, Some((how, invs))) => (Some(how), invs),
+        (Verdict::True { complete: true }, None) => (
+            Some(format!("unwinding assertions at bound {bound}")),
+            Vec::new(),
+        ),
+        _ => (None, Vec::new()),
     };
     Ok(Outcome {
         verdict: outcome.verdict,
@@ -230,6 +236,7 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
         stats: outcome.stats,
         witness,
         proved_by,
+        invariants,
     })
 }
 
@@ -241,10 +248,19 @@ fn prove_only(
     started: Instant,
 ) -> Outcome {
     let sharing = Sharing::analyse(&prog);
-    let (verdict, proved_by) = match crate::prove::run::prove(&prog, &sharing, options.timeout) {
-        Ok(p) => (Verdict::True { complete: true }, Some(p.method)),
-        Err(why) => (Verdict::Unknown(UnknownReason::Prover(why)), None),
-    };
+    let (verdict, proved_by, invariants) =
+        match crate::prove::run::prove(&prog, &sharing, options.timeout) {
+            Ok(p) => (
+                Verdict::True { complete: true },
+                Some(p.method.clone()),
+                crate::prove::witness::invariants(&p),
+            ),
+            Err(why) => (
+                Verdict::Unknown(UnknownReason::Prover(why)),
+                None,
+                Vec::new(),
+            ),
+        };
     let stats = EngineStats {
         total_time: started.elapsed(),
         ..EngineStats::default()
@@ -257,12 +273,19 @@ fn prove_only(
         stats,
         witness: None,
         proved_by,
+        invariants,
     }
 }
 
 /// The bound after which `--unwind auto` tries the prover once (when the unwinding assertions
 /// still fail there).
 pub const PROVE_AFTER_BOUND: u32 = 3;
+
+/// The prover's time inside `--unwind auto` when the run has no time limit.
+pub const PROVE_TIME_WITHOUT_LIMIT: Duration = Duration::from_secs(60);
+
+/// How the prover proved TRUE: its method and the invariants for the witnesses.
+type Proved = (String, Vec<crate::prove::witness::WitnessInvariant>);
 
 /// The engine at the bound `unwind` gives, or at deepening bounds for `auto`: the bound that
 /// decided and its outcome, with the times of all bounds.
@@ -271,7 +294,7 @@ fn deepen(
     options: &Options,
     property: &Property,
     deadline: Option<Instant>,
-) -> Result<(u32, engine::Outcome, Option<String>), VerifyError> {
+) -> Result<(u32, engine::Outcome, Option<Proved>), VerifyError> {
     let mut bound = match options.unwind {
         Unwind::Fixed(n) => n,
         Unwind::Auto => 1,
@@ -343,7 +366,9 @@ fn deepen(
             // The bound keeps growing without closing: the prover, once, with at most a third
             // of the time left (a failing attempt must not starve bounded checking, which
             // goes on after it). Its TRUE comes only from a checked certificate.
-            let share = deadline.map(|d| d.saturating_duration_since(Instant::now()) / 3);
+            let share = Some(deadline.map_or(PROVE_TIME_WITHOUT_LIMIT, |d| {
+                d.saturating_duration_since(Instant::now()) / 3
+            }));
             let proof = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 crate::prove::run::prove(prog, &sharing, share)
             }));
@@ -358,7 +383,8 @@ fn deepen(
                     exact_time: times.exact_time,
                     ..counts
                 };
-                return Ok((bound, outcome, Some(p.method)));
+                let invs = crate::prove::witness::invariants(&p);
+                return Ok((bound, outcome, Some((p.method, invs))));
             }
         }
         bound = next_bound(bound);

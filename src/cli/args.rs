@@ -102,6 +102,10 @@ pub struct VerifyArgs {
     /// Where to write the SV-COMP witness (GraphML).
     #[arg(long, value_name = "PATH")]
     pub witness: Option<PathBuf>,
+    /// Where the YAML correctness witness (format 2.0, `invariant_set`) of a TRUE the prover
+    /// proved goes (default: beside the GraphML witness, with the extension `.yml`).
+    #[arg(long, value_name = "PATH")]
+    pub witness_yaml: Option<PathBuf>,
     /// Per-loop bounds: `FUNCTION.N:BOUND,...` (N counts the loops of a function from 0).
     #[arg(long, value_name = "LOOP:N,...")]
     pub unwindset: Option<String>,

@@ -277,6 +277,9 @@ impl Report<'_> {
             (Verdict::False { .. }, Some(wt)) => {
                 meta().and_then(|m| witness::write_violation(&path, wt, &m))
             }
+            (Verdict::True { complete: true }, _) if !self.outcome.invariants.is_empty() => {
+                meta().and_then(|m| self.write_invariants(&path, &m))
+            }
             (Verdict::True { complete: true }, _) => {
                 meta().and_then(|m| witness::write_correctness(&path, &m))
             }
@@ -285,6 +288,27 @@ impl Report<'_> {
         if let Err(e) = written {
             eprintln!("yogar: warning: no witness: {e}");
         }
+    }
+
+    /// The correctness witnesses of a proof: GraphML with the invariants, and the YAML
+    /// `invariant_set` (at `--witness-yaml`, else beside the GraphML as `.yml`).
+    fn write_invariants(&self, path: &Path, meta: &WitnessMeta) -> Result<(), String> {
+        let invs = &self.outcome.invariants;
+        let triples: Vec<(u32, String, String)> = invs
+            .iter()
+            .map(|i| (i.line, i.function.clone(), i.value.clone()))
+            .collect();
+        let graphml = witness::correctness_witness_with_invariants(meta, &triples);
+        std::fs::write(path, graphml)
+            .map_err(|e| format!("cannot write witness {}: {e}", path.display()))?;
+        let yaml_path = self
+            .args
+            .witness_yaml
+            .clone()
+            .unwrap_or_else(|| path.with_extension("yml"));
+        let yaml = crate::prove::witness::yaml_witness(meta, invs);
+        std::fs::write(&yaml_path, yaml)
+            .map_err(|e| format!("cannot write witness {}: {e}", yaml_path.display()))
     }
 
     fn json(&self, prog: &Program, bound: u32) -> Value {

@@ -59,11 +59,13 @@
 //! its transfer functions are not trusted: only a certificate that passes [`check`] gives TRUE.
 
 pub mod analyze;
+pub mod c_expr;
 pub mod check;
 pub mod domain;
 mod rename;
 pub mod run;
 pub mod templates;
+pub mod witness;
 
 use std::collections::BTreeMap;
 use std::fmt;

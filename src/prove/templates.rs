@@ -37,8 +37,9 @@
 //! instruction in no loop interval runs at most once per instance of its template, and the
 //! single `main` runs such a site at most once.
 //!
-//! The program's thread-local variables give up (not modelled yet), and so does an
-//! address-taken local that the sharing pass finds may reach another thread: the proof system
+//! Thread-local variables are private to every instance: each template starts by zeroing
+//! them and running `tls_init` (as every thread does), and lists them among its locals; one
+//! whose address is taken, or that is no scalar, gives up. So does an address-taken local that the sharing pass finds may reach another thread: the proof system
 //! takes a template's private variables to be changed by its own instance only.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -56,9 +57,16 @@ use crate::sharing::{AbsObj, Sharing};
 /// The templates of `prog` (the sharing pass's results `sharing` resolve pointers).
 pub fn build(prog: &Program, sharing: &Sharing) -> Result<Templates, GiveUp> {
     let main = prog.main.ok_or(GiveUp::NoMain)?;
-    if let Some((_, v)) = prog.vars.iter().find(|(_, v)| v.thread_local) {
+    if let Some((_, v)) = prog
+        .vars
+        .iter()
+        .find(|(_, v)| v.thread_local && (v.address_taken || !prog.types.is_scalar(v.ty)))
+    {
         return Err(GiveUp::Unsupported {
-            what: format!("thread-local variable {}", v.source_name),
+            what: format!(
+                "thread-local variable {} (address taken, or not a scalar)",
+                v.source_name
+            ),
             at: Some(prog.loc_str(v.loc)),
         });
     }
@@ -186,6 +194,40 @@ impl Builder<'_> {
             f.params.first().map(|&p| ren.var(p))
         };
         let mut stack = vec![entry];
+        // Every thread (main included) starts with its thread-local variables zeroed, then
+        // initialised by `tls_init`; they are private to the instance.
+        let tls: Vec<VarId> = self
+            .orig
+            .vars
+            .iter()
+            .filter(|(_, d)| d.thread_local)
+            .map(|(v, _)| v)
+            .collect();
+        for &v in &tls {
+            let ty = self.orig.vars[v].ty;
+            out.emit(
+                InstrKind::Assign {
+                    dst: Place::var(v, ty),
+                    src: Expr::constant(0, ty),
+                },
+                f.loc,
+                None,
+            );
+            out.locals.push(v);
+        }
+        let tls_init = self.orig.tls_init;
+        if !tls.is_empty() && self.orig.funcs[tls_init].body.is_some() {
+            self.inline_call(
+                tls_init,
+                None,
+                &[],
+                false,
+                f.loc,
+                None,
+                &mut out,
+                &mut stack,
+            )?;
+        }
         self.inline_body(entry, &ren, None, &mut out, &mut stack)?;
         let u32t = self.prog.types.int(32, false);
         let self_id = self.fresh_var(VarData {
@@ -241,6 +283,10 @@ impl Builder<'_> {
         let func = &self.orig.funcs[f];
         let mut ren = Renaming::default();
         for &v in func.params.iter().chain(&func.locals) {
+            // A static local is one object for every call and thread: it stays as it is.
+            if self.orig.vars[v].is_global() {
+                continue;
+            }
             let n = self.copies.entry(v).or_insert(0);
             *n += 1;
             let mut data = self.orig.vars[v].clone();
@@ -855,6 +901,22 @@ mod tests {
              int x;\nint main() {{ if (__VERIFIER_nondet_int()) __VERIFIER_atomic_begin(); x = 1; __VERIFIER_atomic_end(); return 0; }}\n"
         );
         assert!(matches!(templates(&src), Err(GiveUp::AtomicDepth { .. })));
+    }
+
+    #[test]
+    fn thread_locals_are_private_and_initialised_at_every_start() {
+        let src = format!(
+            "{HEAD}__thread int tl = 5;\nint x;\n\
+             void *t(void *a) {{ tl = tl + 1; x = tl; return 0; }}\n\
+             int main() {{ pthread_t h; while (1) pthread_create(&h, 0, t, 0); return 0; }}\n"
+        );
+        let ts = templates(&src).unwrap();
+        let tl = ts.program.var_by_name("tl").unwrap();
+        for t in ts.templates.values() {
+            assert!(t.locals.contains(&tl));
+            assert!(matches!(&t.body.instrs[InstrId::new(0)].kind,
+                InstrKind::Assign { dst, src } if dst.base == PlaceBase::Var(tl) && src.as_const() == Some(0)));
+        }
     }
 
     #[test]

@@ -1,14 +1,15 @@
 //! The certificate checker: the trust base of every proof. It decides the five checks of the
 //! proof system (see the module doc of `prove`) bit-precisely, by compiling them into one
 //! *sequential verification-condition program* ([`vc`]) and deciding that with the bounded
-//! machinery (symbolic execution with unwinding assertions on, the monolithic engine's
-//! encoding and one SAT solve): the certificate passes when no assertion of the VC program can
+//! machinery (symbolic execution with unwinding assertions on, the equation's formula, and one
+//! incremental SAT solve per check literal): the certificate passes when no assertion of the VC program can
 //! fail and no other check of symbolic execution (unwinding, unsupported construct, invalid
 //! memory access, over-approximation) can be reached. Any such check counts as a failure:
 //! never as a pass.
 //!
-//! Every check is one branch of a nondet switch in the VC program's `main`, so one solve
-//! decides all of them (in chunks of [`CHUNK`] checks, so that no formula gets too large). A
+//! Every check is one branch of a nondet switch in the VC program's `main`, so one symbolic
+//! execution and one formula hold all of them (in chunks of [`CHUNK`] checks, so that no
+//! formula gets too large). A
 //! branch havocs every variable it mentions (and, when it dereferences a pointer, every
 //! variable whose address the VC program takes), establishes the pre-invariants, executes
 //! the step and asserts the post-invariant. A variable the branch does not mention is read by
@@ -27,8 +28,8 @@
 //! - locations inside atomic sections are not checked for stability (an instance there is
 //!   not interrupted), and the instructions of a section do not interfere one by one: the
 //!   whole section does, and so does every prefix of it that ends before an instruction that
-//!   can block (an `assume` or a lock), since symbolic execution lets other threads run after
-//!   a thread blocked inside a section.
+//!   can block (an `assume`, a lock or a join), since symbolic execution lets other threads run
+//!   after a thread blocked inside a section.
 
 mod vc;
 
@@ -296,10 +297,11 @@ fn well_formed(ts: &Templates, cert: &Certificate) -> Result<(), CheckFailure> {
     for &o in ts.mutex_owners.values() {
         owner_of.insert(o, ());
     }
-    let mut private_of: std::collections::HashMap<VarId, TemplateId> = Default::default();
+    // Thread-local variables are private to every template.
+    let mut private_of: std::collections::HashMap<VarId, Vec<TemplateId>> = Default::default();
     for (t, tpl) in ts.templates.iter() {
         for &v in &tpl.locals {
-            private_of.insert(v, t);
+            private_of.entry(v).or_default().push(t);
         }
     }
     let mentioned = program_vars(ts);
@@ -316,8 +318,14 @@ fn well_formed(ts: &Templates, cert: &Certificate) -> Result<(), CheckFailure> {
         if owner_of.contains_key(&g) {
             return Err(bad(format!("ghost {} is a lock owner", v.name)));
         }
-        if !ts.program.types.is_integer(v.ty) {
-            return Err(bad(format!("ghost {} is not an integer", v.name)));
+        // The type of `self`: a ghost holds 0 or some instance's `self` exactly.
+        if *ts.program.types.get(v.ty)
+            != (crate::ir::Type::Int {
+                bits: 32,
+                signed: false,
+            })
+        {
+            return Err(bad(format!("ghost {} is not an unsigned int", v.name)));
         }
     }
     for u in &cert.updates {
@@ -345,7 +353,16 @@ fn well_formed(ts: &Templates, cert: &Certificate) -> Result<(), CheckFailure> {
                     l.index()
                 )
             };
-            let foreign = |v: VarId| private_of.get(&v).is_some_and(|&o| o != t);
+            // A fact names globals (ghosts and lock owners included) and `t`'s own private
+            // variables only: another template's stand for all its instances, and a local of
+            // the original program that no template uses is none of the program's state.
+            let foreign = |v: VarId| {
+                let d = &ts.program.vars[v];
+                match private_of.get(&v) {
+                    Some(owners) => !owners.contains(&t),
+                    None => !d.is_global() || d.thread_local,
+                }
+            };
             for f in &inv.facts {
                 match f {
                     Fact::Holds(e) => {

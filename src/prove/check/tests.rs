@@ -386,3 +386,44 @@ fn malformed_certificates_are_refused() {
         })));
     assert!(check(&ts, &cert, None).is_err());
 }
+
+fn thread_local_counter(storage: &str) -> String {
+    format!(
+        "{HEAD}{storage} int tl;\nint x;\n\
+         void *t(void *a) {{ tl = tl + 1; x = tl; assert(x <= 1); return 0; }}\n\
+         int main() {{ pthread_t h; while (1) pthread_create(&h, 0, t, 0); return 0; }}\n"
+    )
+}
+
+/// `x <= 1` everywhere; in the thread, `tl == 0` until its increment and `tl == 1` after.
+fn thread_local_cert(ts: &Templates) -> Certificate {
+    let t = thread(ts);
+    let tl = ts.program.var_by_name("tl").unwrap();
+    let inc = ts.templates[t]
+        .body
+        .instrs
+        .iter()
+        .find(|(_, i)| {
+            matches!(&i.kind, InstrKind::Assign { dst, src }
+                if dst.base == PlaceBase::Var(tl) && src.as_const().is_none())
+        })
+        .map(|(l, _)| l.index())
+        .unwrap();
+    cert_with(ts, |tt, l| {
+        let mut f = vec![rel(ts, "x", BinOp::SLe, 1)];
+        if tt == t && l.index() > 0 {
+            let c = if l.index() <= inc { 0 } else { 1 };
+            f.push(rel(ts, "tl", BinOp::Eq, c));
+        }
+        f
+    })
+}
+
+#[test]
+fn thread_locals_start_at_zero_in_every_thread() {
+    let ts = load(&thread_local_counter("__thread"));
+    check(&ts, &thread_local_cert(&ts), None).expect("each thread counts its own tl");
+    // The FALSE twin shares tl: the same certificate is rejected.
+    let ts = load(&thread_local_counter(""));
+    assert!(check(&ts, &thread_local_cert(&ts), None).is_err());
+}

@@ -148,8 +148,7 @@ fn step_writes(
             | InstrKind::Call { .. } => None,
             _ => Some(vec![]),
         };
-        let written = written?;
-        out.extend(written);
+        out.extend(written?);
         for up in &cert.updates {
             if up.template == u && up.at == i {
                 out.insert(up.ghost);
@@ -276,10 +275,13 @@ pub(super) fn obligations(ts: &Templates, cert: &Certificate) -> (Vec<Obligation
 /// Compiles `chunk` into a VC program.
 pub(super) fn build(ts: &Templates, cert: &Certificate, chunk: &[Obligation]) -> Built {
     let mut prog = ts.program.clone();
+    // One thread: every instance's private variable (thread-locals included) is a plain
+    // global of the VC program.
     for v in prog.vars.values_mut() {
         if !v.is_global() {
             v.kind = VarKind::Global;
         }
+        v.thread_local = false;
     }
     let int = prog.types.int32();
     let uint = prog.types.int(32, false);
@@ -773,6 +775,18 @@ impl Vc<'_> {
                 let inv = invariant(cert, t, l);
                 self.establish(&mut b, &[(inv, &creator.ren)]);
                 let kind = ts.templates[t].body.instrs[l].kind.clone();
+                if ts.templates[t].atomic_depth[l] > 0 {
+                    // The creator's section goes on before the new thread runs: its entry
+                    // invariant would have to be stable against the rest of the section,
+                    // which no check covers.
+                    let f = self.falsum();
+                    self.assert(
+                        &mut b,
+                        f,
+                        k,
+                        "a thread created inside an atomic section".into(),
+                    );
+                }
                 self.effect(&mut b, &kind, &creator, k);
                 self.updates(&mut b, &creator, l);
                 self.self_ok(&mut b, &[&creator, &new]);
@@ -1092,7 +1106,10 @@ impl Vc<'_> {
         for (n, &i) in region.iter().enumerate() {
             label.insert(i, b.here());
             let kind = who.ren.instr(&tpl.body.instrs[i].kind);
-            if matches!(kind, InstrKind::Assume(_) | InstrKind::MutexLock(_)) {
+            if matches!(
+                kind,
+                InstrKind::Assume(_) | InstrKind::MutexLock(_) | InstrKind::ThreadJoin { .. }
+            ) {
                 b.emit(InstrKind::Nondet {
                     dst: Place::var(self.pick, self.int),
                 });
