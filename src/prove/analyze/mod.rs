@@ -98,8 +98,7 @@ pub fn analyze_with(templates: &mut Templates, sabotage: Sabotage) -> Result<Cer
     })
 }
 
-/// `main`'s entry: the globals after their initialisers (all zero first), the thread-locals
-/// initialised, every lock free, every flag at its initial value.
+/// `main`'s entry: the globals after their initialisers (all zero first), every lock free, every flag at its initial value.
 fn main_entry(cx: &Ctx, inits: &std::collections::HashMap<crate::ir::VarId, Option<u64>>) -> State {
     let mut env = Env::default();
     for (v, d) in cx.prog.vars.iter() {
@@ -111,9 +110,8 @@ fn main_entry(cx: &Ctx, inits: &std::collections::HashMap<crate::ir::VarId, Opti
     if !transfer::straight_line(cx, init, &mut env) {
         env.retain(|v| !cx.is_shared(v));
     }
-    for (v, x) in transfer::thread_local_init(cx) {
-        env.set(v, x, cx.range(v));
-    }
+    // Thread-locals: the template's body zeroes and initialises them itself (see
+    // `templates`), so at the entry they may hold anything.
     let key = cx
         .keys
         .iter()

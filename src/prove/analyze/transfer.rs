@@ -242,8 +242,8 @@ pub fn foreign_key(cx: &Ctx, key: &Key) -> Key {
 }
 
 /// The entry partition of a thread of template `u` created at `(t, l)` from this partition:
-/// the shared variables as they are, the new instance's thread-locals initialised, its
-/// parameter the argument, every other private variable any value.
+/// the shared variables as they are, its parameter the argument, every other private
+/// variable any value (the template's body initialises its thread-locals itself).
 #[allow(clippy::too_many_arguments)]
 fn thread_entry(
     cx: &Ctx,
@@ -256,9 +256,6 @@ fn thread_entry(
 ) -> Result<(Key, Env), GiveUp> {
     let mut e = env.clone();
     e.retain(|v| cx.is_shared(v));
-    for (v, x) in thread_local_init(cx) {
-        e.set(v, x, cx.range(v));
-    }
     if let Some(p) = cx.tpls.templates[u].param {
         let a = eval(cx, key, env, arg);
         if let Some(Val::Ptr(s)) = &a {
@@ -276,27 +273,6 @@ fn thread_entry(
         e.set(p, a, cx.range(p));
     }
     Ok((foreign_key(cx, key), e))
-}
-
-/// The thread-local variables after `tls_init` (zero first), by a straight-line reading of
-/// its body; anything but plain assignments makes them any value.
-pub fn thread_local_init(cx: &Ctx) -> Vec<(VarId, Option<Val>)> {
-    let tl: Vec<VarId> = cx
-        .prog
-        .vars
-        .iter()
-        .filter(|(_, d)| d.thread_local)
-        .map(|(v, _)| v)
-        .collect();
-    let mut env = Env::default();
-    for &v in &tl {
-        env.set(v, zero(cx, v), cx.range(v));
-    }
-    let body = cx.prog.funcs[cx.prog.tls_init].body.as_ref();
-    if !straight_line(cx, body, &mut env) {
-        return tl.into_iter().map(|v| (v, None)).collect();
-    }
-    tl.into_iter().map(|v| (v, env.get(v).cloned())).collect()
 }
 
 pub fn zero(cx: &Ctx, v: VarId) -> Option<Val> {
