@@ -61,6 +61,7 @@
 pub mod analyze;
 pub mod c_expr;
 pub mod check;
+pub mod domain;
 mod rename;
 pub mod run;
 pub mod templates;

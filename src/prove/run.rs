@@ -24,8 +24,8 @@ pub fn prove(
     sharing: &Sharing,
     timeout: Option<Duration>,
 ) -> Result<Proof, String> {
-    let ts = templates::build(prog, sharing).map_err(|g| g.to_string())?;
-    let cert = analyze::analyze(&ts).map_err(|g| g.to_string())?;
+    let mut ts = templates::build(prog, sharing).map_err(|g| g.to_string())?;
+    let cert = analyze::analyze(&mut ts).map_err(|g| g.to_string())?;
     let stats = check::check(&ts, &cert, timeout).map_err(|f| f.to_string())?;
     Ok(Proof {
         method: cert.method.clone(),

@@ -14,7 +14,8 @@
 //!    (`p := pick ? &a : &b`) — symbolic execution resolves a dereference by the objects a
 //!    pointer's assignments may give it, not by assumptions on its value — the first time the
 //!    branch meets the variable, and is assumed (`p == &a || p == &b`) after that; `Holds(e)`
-//!    is `assume(e)`. The `self` ghosts are assumed non-zero, two instances' distinct;
+//!    is `assume(e)`. The `self` ghosts are assumed non-zero, two instances' distinct, and a
+//!    created instance's different from every ghost's value (see [`Vc::fresh_self`]);
 //! 3. the step (see [`Vc::effect`]);
 //! 4. the post-invariant, asserted fact by fact (each assertion a property of the VC program,
 //!    mapped back to its obligation).
@@ -673,6 +674,27 @@ impl Vc<'_> {
         }
     }
 
+    /// A created instance's `self` differs from the value of every ghost and mutex owner.
+    /// Sound when every ghost update assigns `SelfId` or 0 (checked here; otherwise nothing
+    /// is assumed): by induction over an execution, every ghost and owner holds 0 or the
+    /// `self` of an instance created before (they start at 0, and only the executing
+    /// instance's `self` or 0 is ever assigned), and a fresh instance's `self` is non-zero and
+    /// differs from every earlier instance's, finished ones included.
+    fn fresh_self(&self, b: &mut Branch, new: &Inst) {
+        let only_self_or_zero = self
+            .cert
+            .updates
+            .iter()
+            .all(|u| matches!(u.value, GhostValue::SelfId | GhostValue::Const(0)));
+        if !only_self_or_zero {
+            return;
+        }
+        for g in self.cert.ghosts.iter().chain(self.ts.mutex_owners.values()) {
+            let d = self.cmp(BinOp::Ne, self.var(new.self_id), self.var(*g));
+            b.emit(InstrKind::Assume(d));
+        }
+    }
+
     fn inst(&self, t: TemplateId, second: bool) -> Inst {
         let ren = if second {
             self.second[&t].clone()
@@ -768,6 +790,7 @@ impl Vc<'_> {
                 self.effect(&mut b, &kind, &creator, k);
                 self.updates(&mut b, &creator, l);
                 self.self_ok(&mut b, &[&creator, &new]);
+                self.fresh_self(&mut b, &new);
                 if let (InstrKind::ThreadCreate { arg, .. }, Some(p)) =
                     (&kind, ts.templates[o.template].param)
                 {

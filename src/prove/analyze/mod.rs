@@ -1,0 +1,181 @@
+//! The analyser: thread-modular abstract interpretation (rely/guarantee, in the style of
+//! Flanagan–Qadeer, Miné and Goblint) whose result is directly an Owicki–Gries certificate.
+//!
+//! Per template and location, an abstract state over the template's private variables, the
+//! globals and the lock-owner ghosts: intervals with one excluded constant and widening with
+//! thresholds from the program's constants ([`crate::prove::domain::itv`]), pointer target
+//! sets, and a partition by the values of a few *key* variables — lock words seen through
+//! their owner ghost (free / held by me / held by another) and 0/1 flags ([`keys`]). Branch
+//! conditions refine the states ([`eval`]).
+//!
+//! Interference ([`fixpoint`]): at a location of template `t`, every interfering step of
+//! another instance (an instruction outside atomic sections that may write shared memory, or
+//! a whole atomic section) is applied from the meet of `t`'s state with the step's source
+//! state, partition by partition, only for *compatible* keys: a step whose source knows
+//! `state == 0` does not interfere where `state == 1` is known, and a step inside another
+//! instance's critical section does not interfere where this instance holds the lock. The
+//! whole system is iterated to a fixpoint (the rely grows with the states).
+//!
+//! The states become invariants and the lock writes ghost updates ([`emit`]). Nothing here
+//! is trusted: the certificate goes to the checker, and only a certificate that passes gives
+//! TRUE. The analyser is meant to be sound on its own all the same; each module's doc gives
+//! its argument.
+
+pub mod ctx;
+pub mod emit;
+pub mod eval;
+pub mod fixpoint;
+pub mod keys;
+pub mod pointsto;
+pub mod transfer;
+
+use crate::ir::{InstrKind, Loc, PlaceBase, VarData, VarKind};
+use crate::prove::domain::state::{Env, State, Tgt, Val};
+use crate::prove::{Certificate, GiveUp, Templates};
+
+use ctx::{Ctx, Scalar};
+use emit::Emitter;
+use fixpoint::Fixpoint;
+use keys::{KeyKind, FREE};
+
+/// Deliberate mistakes, for the tests that show the checker rejects what a broken analyser
+/// produces. Never set outside tests.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Sabotage {
+    /// Apply no interference at all (as if every thread ran alone).
+    pub drop_interference: bool,
+    /// Make the transfer function of `+` add one more than the program does.
+    pub add_off_by_one: bool,
+}
+
+/// The method name the verdict line shows.
+pub const METHOD: &str = "thread-modular intervals";
+
+/// A certificate for `templates`, or why none was found. Adds the lock-owner ghosts to
+/// `templates.program`.
+pub fn analyze(templates: &mut Templates) -> Result<Certificate, GiveUp> {
+    analyze_with(templates, Sabotage::default())
+}
+
+/// [`analyze`] with deliberate mistakes (tests only).
+pub fn analyze_with(templates: &mut Templates, sabotage: Sabotage) -> Result<Certificate, GiveUp> {
+    let (mut keys, lock_writes) = keys::choose(templates);
+    let inits = keys::init_values(templates);
+    let prog = &mut templates.program;
+    let uint = prog.types.int(32, false);
+    let int_ty = prog.types.int32();
+    let mut ghosts = Vec::new();
+    for k in keys.iter_mut() {
+        if let KeyKind::Lock { owner } = &mut k.kind {
+            let name = format!("__yogar_owner_{}", prog.vars[k.var].name);
+            let g = prog.vars.push(VarData {
+                name: name.clone(),
+                source_name: name,
+                ty: uint,
+                kind: VarKind::Global,
+                thread_local: false,
+                address_taken: false,
+                loc: Loc::default(),
+            });
+            *owner = Some(g);
+            ghosts.push(g);
+        }
+    }
+    let templates: &Templates = templates;
+    let mut cx = Ctx::new(templates, keys, lock_writes, int_ty, &ghosts);
+    cx.add_off_by_one = sabotage.add_off_by_one;
+    let main_entry = main_entry(&cx, &inits);
+    let mut fx = Fixpoint::new(&cx);
+    fx.drop_interference = sabotage.drop_interference;
+    fx.run(main_entry)?;
+    no_escaping_private(&cx, &fx)?;
+    let em = Emitter { cx: &cx };
+    Ok(Certificate {
+        method: METHOD.to_string(),
+        ghosts,
+        updates: em.updates(),
+        invariants: em.invariants(&fx.states),
+    })
+}
+
+/// `main`'s entry: the globals after their initialisers (all zero first), every lock free, every flag at its initial value.
+fn main_entry(cx: &Ctx, inits: &std::collections::HashMap<crate::ir::VarId, Option<u64>>) -> State {
+    let mut env = Env::default();
+    for (v, d) in cx.prog.vars.iter() {
+        if cx.is_shared(v) && cx.key_index(v).is_none() && d.is_global() {
+            env.set(v, transfer::zero(cx, v), cx.range(v));
+        }
+    }
+    let init = cx.prog.funcs[cx.prog.init].body.as_ref();
+    if !transfer::straight_line(cx, init, &mut env) {
+        env.retain(|v| !cx.is_shared(v));
+    }
+    // Thread-locals: the template's body zeroes and initialises them itself (see
+    // `templates`), so at the entry they may hold anything.
+    let key = cx
+        .keys
+        .iter()
+        .map(|k| match k.kind {
+            KeyKind::Lock { .. } => FREE,
+            KeyKind::Flag => inits.get(&k.var).copied().flatten().unwrap_or(0) as u8,
+        })
+        .collect();
+    State::single(key, env)
+}
+
+/// Gives up when a shared pointer may hold the address of a private variable: another
+/// instance could then write it, which the proof system (and the interference) excludes.
+fn no_escaping_private(cx: &Ctx, fx: &Fixpoint) -> Result<(), GiveUp> {
+    for (t, states) in fx.states.iter() {
+        for (i, s) in states.iter().enumerate() {
+            for e in s.parts.values() {
+                for (v, val) in e.iter() {
+                    if !cx.is_shared(v) {
+                        continue;
+                    }
+                    if let Val::Ptr(set) = val {
+                        if set
+                            .iter()
+                            .any(|x| matches!(x, Tgt::Var(p) if !cx.is_shared(*p)))
+                        {
+                            return Err(GiveUp::Unsupported {
+                                what: "a shared pointer to a private variable".into(),
+                                at: Some(cx.at(
+                                    t,
+                                    <crate::ir::InstrId as cranelift_entity::EntityRef>::new(i),
+                                )),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // A shared pointer the domain cannot bound may also hold such an address: any write of
+    // an address of a private variable into memory counts.
+    for (t, tpl) in cx.tpls.templates.iter() {
+        for (l, ins) in tpl.body.instrs.iter() {
+            if let InstrKind::Assign { dst, src } = &ins.kind {
+                let shared_dst = match &dst.base {
+                    PlaceBase::Var(v) => cx.is_shared(*v),
+                    PlaceBase::Deref(_) => true,
+                };
+                let mut private_addr = false;
+                src.walk(&mut |e| {
+                    if let crate::ir::ExprKind::AddrOf(p) = &e.kind {
+                        if let PlaceBase::Var(v) = p.base {
+                            private_addr |= !cx.is_shared(v);
+                        }
+                    }
+                });
+                if shared_dst && private_addr && cx.ty_scalar(src.ty) == Scalar::Ptr {
+                    return Err(GiveUp::Unsupported {
+                        what: "the address of a private variable stored in memory".into(),
+                        at: Some(cx.at(t, l)),
+                    });
+                }
+            }
+        }
+    }
+    Ok(())
+}

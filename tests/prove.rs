@@ -1,0 +1,210 @@
+//! The prover's analyser (`prove::analyze`) against the certificate checker: small programs
+//! of the shapes the SV-COMP targets have, each proved TRUE, each with a FALSE twin that
+//! differs minimally and that no certificate may prove; and deliberately broken analyses
+//! whose certificates the checker must reject.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use yogar::frontend::load_file;
+use yogar::ir::DataModel;
+use yogar::prove::analyze::{analyze_with, Sabotage};
+use yogar::prove::{check, templates};
+use yogar::sharing::Sharing;
+
+/// What the prover made of a program.
+#[derive(Debug, PartialEq)]
+enum Outcome {
+    Proved,
+    /// The analyser found no certificate (why).
+    GaveUp(String),
+    /// The checker rejected the certificate (why).
+    Rejected(String),
+}
+
+fn prove_with(path: &Path, model: DataModel, sabotage: Sabotage) -> Outcome {
+    let prog = load_file(path, model).expect("program loads");
+    let sharing = Sharing::analyse(&prog);
+    let mut ts = match templates::build(&prog, &sharing) {
+        Ok(ts) => ts,
+        Err(e) => return Outcome::GaveUp(e.to_string()),
+    };
+    let cert = match analyze_with(&mut ts, sabotage) {
+        Ok(c) => c,
+        Err(e) => return Outcome::GaveUp(e.to_string()),
+    };
+    match check::check(&ts, &cert, Some(Duration::from_secs(120))) {
+        Ok(_) => Outcome::Proved,
+        Err(e) => Outcome::Rejected(e.to_string()),
+    }
+}
+
+fn program(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/programs/prove")
+        .join(name)
+}
+
+fn prove(name: &str) -> Outcome {
+    prove_with(&program(name), DataModel::Lp64, Sabotage::default())
+}
+
+/// Every `*_true.c` of `tests/programs/prove` is proved; every `*_false.c` is not (nor any
+/// other file there: `*_unproved.c` are TRUE programs the analyser cannot prove yet).
+#[test]
+fn twins() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/prove");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("test programs")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".c"))
+        .collect();
+    names.sort();
+    let mut wrong = Vec::new();
+    for n in &names {
+        let o = prove(n);
+        eprintln!("{n}: {o:?}");
+        let ok = if n.ends_with("_true.c") {
+            o == Outcome::Proved
+        } else {
+            o != Outcome::Proved
+        };
+        if !ok {
+            wrong.push(format!("{n}: {o:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+/// An analysis that drops the interference claims that a lock-protected counter is always 0
+/// even without the lock (its states see no other thread's write), and the checker refuses
+/// that certificate; with the lock in place, the same broken analysis happens to be right,
+/// and the checker accepts it only because it is.
+#[test]
+fn checker_rejects_an_analysis_without_interference() {
+    let broken = Sabotage {
+        drop_interference: true,
+        ..Sabotage::default()
+    };
+    let o = prove_with(&program("lock_counter_false.c"), DataModel::Lp64, broken);
+    assert!(matches!(o, Outcome::Rejected(_)), "{o:?}");
+    let o = prove_with(
+        &program("written_constant_false.c"),
+        DataModel::Lp64,
+        broken,
+    );
+    assert!(matches!(o, Outcome::Rejected(_)), "{o:?}");
+    let o = prove_with(&program("nonzero_seed_false.c"), DataModel::Lp64, broken);
+    assert!(matches!(o, Outcome::Rejected(_)), "{o:?}");
+}
+
+/// An analysis whose transfer function for `+` is off by one (it adds one more than the
+/// program) produces a certificate the checker refuses, even on a TRUE program.
+#[test]
+fn checker_rejects_a_wrong_transfer_function() {
+    let broken = Sabotage {
+        add_off_by_one: true,
+        ..Sabotage::default()
+    };
+    let o = prove_with(&program("bounded_counter_true.c"), DataModel::Lp64, broken);
+    assert!(matches!(o, Outcome::Rejected(_)), "{o:?}");
+}
+
+/// The SV-COMP targets of issue #24 (run with `--ignored`; prints a table).
+#[test]
+#[ignore]
+fn svcomp_targets() {
+    let base = Path::new("/work/shared/sv-benchmarks/c/pthread-ext");
+    for name in [
+        "25_stack_longer-2",
+        "25_stack_longest-1",
+        "26_stack_cas_longer-2",
+        "26_stack_cas_longest-2",
+        "29_conditionals_vs",
+        "30_Function_Pointer3_vs",
+        "31_simple_loop5_vs",
+        "33_double_lock_p1_vs",
+        "34_double_lock_p2_vs",
+        "35_double_lock_p3_vs",
+        "36_stack_cas_p0_vs_concur",
+        "38_rand_cas_vs_concur",
+        "39_rand_lock_p0_vs",
+        "41_FreeBSD_abd_kbd_sliced",
+        "43_NetBSD_sysmon_power_sliced",
+        "44_Solaris_space_map_sliced",
+        "45_monabsex1_vs",
+        "46_monabsex2_vs",
+    ] {
+        let p = base.join(format!("{name}.i"));
+        if !p.exists() {
+            continue;
+        }
+        let start = cpu_time();
+        let o = prove_with(&p, DataModel::Ilp32, Sabotage::default());
+        eprintln!("| {name} | {o:?} | {:.2}s |", cpu_time() - start);
+    }
+}
+
+fn cpu_time() -> f64 {
+    // SAFETY: an all-zero rusage is a valid value of the plain C struct.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage writes the struct it is given.
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
+    let t = |v: libc::timeval| v.tv_sec as f64 + v.tv_usec as f64 / 1e6;
+    t(u.ru_utime) + t(u.ru_stime)
+}
+
+/// Prints the templates and the analyser's invariants of `PROVE_DUMP` (a path), for
+/// debugging (run with `--ignored --nocapture`).
+#[test]
+#[ignore]
+fn dump() {
+    let Ok(path) = std::env::var("PROVE_DUMP") else {
+        return;
+    };
+    let model = if path.ends_with(".i") {
+        DataModel::Ilp32
+    } else {
+        DataModel::Lp64
+    };
+    let prog = load_file(Path::new(&path), model).expect("program loads");
+    let sharing = Sharing::analyse(&prog);
+    let mut ts = templates::build(&prog, &sharing).expect("templates");
+    let cert = analyze_with(&mut ts, Sabotage::default());
+    let pr = yogar::ir::print::Printer { prog: &ts.program };
+    let Ok(cert) = cert else {
+        eprintln!("{cert:?}");
+        return;
+    };
+    for (t, tpl) in ts.templates.iter() {
+        eprintln!("template {:?} {}", t, ts.program.funcs[tpl.entry].name);
+        for (l, ins) in tpl.body.instrs.iter() {
+            let inv = &cert.invariants[t][l];
+            let facts: Vec<String> = inv
+                .facts
+                .iter()
+                .map(|f| match f {
+                    yogar::prove::Fact::Holds(e) => pr.expr(e),
+                    yogar::prove::Fact::PointsTo { var, targets } => {
+                        format!("{} -> {targets:?}", ts.program.vars[*var].name)
+                    }
+                })
+                .collect();
+            eprintln!(
+                "  {:3} d{} {:50} {}",
+                l.as_u32(),
+                tpl.atomic_depth[l],
+                pr.instr(&ins.kind),
+                if inv.unreachable {
+                    "UNREACHABLE".into()
+                } else {
+                    facts.join(" ; ")
+                }
+            );
+        }
+    }
+    eprintln!(
+        "{:?}",
+        check::check(&ts, &cert, Some(Duration::from_secs(120)))
+    );
+}
