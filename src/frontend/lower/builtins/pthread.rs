@@ -12,6 +12,8 @@ use crate::ir::*;
 /// glibc's limit on thread-specific data keys, and the error when it is reached.
 const PTHREAD_KEYS_MAX: u64 = 1024;
 const EAGAIN: u64 = 11;
+/// glibc's value of `PTHREAD_CREATE_JOINABLE`.
+const PTHREAD_CREATE_JOINABLE: u64 = 0;
 /// Keys whose value and destructor are modelled: keys are numbered from 0, and a program that
 /// uses a key numbered beyond reaches an out-of-bounds access of the key arrays, which is
 /// unsupported (UNKNOWN), never a guess. Every key slot is a cell that a computed key number
@@ -160,6 +162,27 @@ impl Lowerer<'_> {
                 let v = self.assign_convert(v, vp, span)?;
                 let slot = self.specific_slot(k, span)?;
                 self.emit(InstrKind::Assign { dst: slot, src: v });
+                self.zero_int()
+            }
+            "pthread_detach" => {
+                // No effect on the thread; a join anywhere makes the program unsupported
+                // (see `lower::detach`).
+                self.arg_count(name, args, 1, span)?;
+                self.discard(&args[0])?;
+                let at = self.where_(span);
+                self.note_detach(format!("pthread_detach at {at}"));
+                self.zero_int()
+            }
+            "pthread_attr_setdetachstate" => {
+                self.arg_count(name, args, 2, span)?;
+                self.discard(&args[0])?;
+                let state = self.rvalue(&args[1])?;
+                // PTHREAD_CREATE_JOINABLE (0) is the default state: nothing to note. Any other
+                // value, or one not known here, may detach the threads created with it.
+                if state.as_const() != Some(PTHREAD_CREATE_JOINABLE) {
+                    let at = self.where_(span);
+                    self.note_detach(format!("a detached thread attribute at {at}"));
+                }
                 self.zero_int()
             }
             "pthread_attr_init"
