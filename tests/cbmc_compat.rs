@@ -158,6 +158,9 @@ const MODELLED: &[&str] = &[
     "sem_getvalue",
     "pthread_detach",
     "pthread_attr_setdetachstate",
+    "pthread_mutexattr_init",
+    "pthread_mutexattr_settype",
+    "pthread_mutexattr_destroy",
 ];
 
 /// Names that are not modelled: a call of one is unsupported.
@@ -181,9 +184,8 @@ const UNSUPPORTED: &[&str] = &[
     "pthread_testcancel",
     "pthread_setcancelstate",
     "pthread_attr_getdetachstate",
-    "pthread_mutexattr_init",
-    "pthread_mutexattr_settype",
-    "pthread_mutexattr_destroy",
+    "pthread_mutexattr_setpshared",
+    "pthread_mutexattr_setprotocol",
     "pthread_kill",
     "pthread_barrierattr_init",
     "pthread_rwlockattr_init",
@@ -280,6 +282,34 @@ fn a_join_in_a_program_that_detaches_is_unsupported() {
         match (frontend::load_source(&text, DataModel::Lp64), ok) {
             (Ok(_), true) => {}
             (Err(FrontendError::Unsupported(m)), false) if m.contains("pthread_join") => {}
+            (r, _) => panic!("{text}: {r:?}"),
+        }
+    }
+}
+
+/// Only the normal mutex type is modelled: setting a recursive, error-checking or unknown
+/// kind is unsupported (and named), the normal and default kinds give an ordinary mutex.
+#[test]
+fn only_normal_mutex_types_are_modelled() {
+    let src = |kind: &str| {
+        format!(
+            "#include <pthread.h>\npthread_mutex_t m;\nint k;\nint main(void) {{\n\
+             pthread_mutexattr_t a;\n  pthread_mutexattr_init(&a);\n\
+             pthread_mutexattr_settype(&a, {kind});\n  pthread_mutex_init(&m, &a);\n\
+             pthread_mutex_lock(&m);\n  pthread_mutex_unlock(&m);\n  return 0;\n}}\n"
+        )
+    };
+    for (kind, unsupported) in [
+        ("PTHREAD_MUTEX_NORMAL", None),
+        ("PTHREAD_MUTEX_DEFAULT", None),
+        ("PTHREAD_MUTEX_RECURSIVE", Some("PTHREAD_MUTEX_RECURSIVE")),
+        ("PTHREAD_MUTEX_ERRORCHECK", Some("PTHREAD_MUTEX_ERRORCHECK")),
+        ("k", Some("other than")),
+    ] {
+        let text = src(kind);
+        match (frontend::load_source(&text, DataModel::Lp64), unsupported) {
+            (Ok(_), None) => {}
+            (Err(FrontendError::Unsupported(m)), Some(w)) if m.contains(w) => {}
             (r, _) => panic!("{text}: {r:?}"),
         }
     }
