@@ -71,6 +71,8 @@ pub struct Options {
     pub status: Option<Arc<Status>>,
     /// Explorers: give up (UNKNOWN) after this many runs.
     pub max_executions: Option<u64>,
+    /// `stateful`: give up (UNKNOWN) once more states than this are stored.
+    pub max_states: Option<u64>,
     /// The memory model (`--mm`): SC for every engine, POWER for `rsmc`; others give
     /// UNKNOWN.
     pub memory_model: crate::engine::MemoryModel,
@@ -96,6 +98,7 @@ impl Default for Options {
             keep_eog: false,
             status: None,
             max_executions: None,
+            max_states: None,
             memory_model: crate::engine::MemoryModel::Sc,
             causal_maps: false,
             frontend: frontend::FrontendOptions::default(),
@@ -117,6 +120,12 @@ pub struct Outcome {
     pub stats: EngineStats,
     /// On FALSE: the counterexample as the witness writer's trace.
     pub witness: Option<witness::Trace>,
+    /// On a complete TRUE: how it was obtained (`unwinding assertions at bound 6`, or the
+    /// prover's method).
+    pub proved_by: Option<String>,
+    /// On a TRUE the prover proved: the certificate's invariants at loop heads and thread
+    /// entries, for the correctness witnesses.
+    pub invariants: Vec<crate::prove::witness::WitnessInvariant>,
 }
 
 /// Why [`verify`] gave no outcome at all.
@@ -183,6 +192,8 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
         program: None,
         stats: EngineStats::default(),
         witness: None,
+        proved_by: None,
+        invariants: Vec::new(),
     };
     if !options.memory_model.supported_by(options.engine) {
         return Ok(early(UnknownReason::UnsupportedMemoryModel {
@@ -203,7 +214,10 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
     };
     let frontend_time = started.elapsed();
     let deadline = options.timeout.map(|t| started + t);
-    let (bound, mut outcome) = deepen(&prog, options, &task.property, deadline)?;
+    if options.engine == Engine::Prove {
+        return Ok(prove_only(prog, options, data_model, started));
+    }
+    let (bound, mut outcome, proved) = deepen(&prog, options, &task.property, deadline)?;
     let mut stats = outcome.stats;
     stats.frontend_time = frontend_time;
     stats.total_time = started.elapsed();
@@ -212,6 +226,17 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
         _ => None,
     };
     outcome.stats = stats;
+    let (proved_by, invariants) = match (&outcome.verdict, proved) {
+        (Verdict::True { complete: true }, Some((how, invs))) => (Some(how), invs),
+        // An engine without a bound (the stateful explorer) names its own proof.
+        (Verdict::True { complete: true }, None) => (
+            Some(outcome.stats.proof.clone().unwrap_or_else(|| {
+                format!("unwinding assertions at bound {bound}")
+            })),
+            Vec::new(),
+        ),
+        _ => (None, Vec::new()),
+    };
     Ok(Outcome {
         verdict: outcome.verdict,
         bound: Some(bound),
@@ -219,8 +244,57 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
         program: Some(prog),
         stats: outcome.stats,
         witness,
+        proved_by,
+        invariants,
     })
 }
+
+/// `--engine prove`: the prover alone, TRUE only from a checked certificate.
+fn prove_only(
+    prog: Program,
+    options: &Options,
+    data_model: DataModel,
+    started: Instant,
+) -> Outcome {
+    let sharing = Sharing::analyse(&prog);
+    let (verdict, proved_by, invariants) =
+        match crate::prove::run::prove(&prog, &sharing, options.timeout) {
+            Ok(p) => (
+                Verdict::True { complete: true },
+                Some(p.method.clone()),
+                crate::prove::witness::invariants(&p),
+            ),
+            Err(why) => (
+                Verdict::Unknown(UnknownReason::Prover(why)),
+                None,
+                Vec::new(),
+            ),
+        };
+    let stats = EngineStats {
+        total_time: started.elapsed(),
+        ..EngineStats::default()
+    };
+    Outcome {
+        verdict,
+        bound: Some(0),
+        data_model,
+        program: Some(prog),
+        stats,
+        witness: None,
+        proved_by,
+        invariants,
+    }
+}
+
+/// The bound after which `--unwind auto` tries the prover once (when the unwinding assertions
+/// still fail there).
+pub const PROVE_AFTER_BOUND: u32 = 3;
+
+/// The prover's time inside `--unwind auto` when the run has no time limit.
+pub const PROVE_TIME_WITHOUT_LIMIT: Duration = Duration::from_secs(60);
+
+/// How the prover proved TRUE: its method and the invariants for the witnesses.
+type Proved = (String, Vec<crate::prove::witness::WitnessInvariant>);
 
 /// The engine at the bound `unwind` gives, or at deepening bounds for `auto`: the bound that
 /// decided and its outcome, with the times of all bounds.
@@ -229,7 +303,7 @@ fn deepen(
     options: &Options,
     property: &Property,
     deadline: Option<Instant>,
-) -> Result<(u32, engine::Outcome), VerifyError> {
+) -> Result<(u32, engine::Outcome, Option<Proved>), VerifyError> {
     let mut bound = match options.unwind {
         Unwind::Fixed(n) => n,
         Unwind::Auto => 1,
@@ -250,6 +324,7 @@ fn deepen(
                 return Ok((
                     bound,
                     engine::Outcome::unknown(UnknownReason::Timeout, times),
+                    None,
                 ));
             }
             opts.timeout = Some(left);
@@ -289,7 +364,36 @@ fn deepen(
                 exact_time: times.exact_time,
                 ..counts
             };
-            return Ok((bound, outcome));
+            return Ok((bound, outcome, None));
+        }
+        // The prover proves unreach-call only.
+        if bound == PROVE_AFTER_BOUND
+            && options.unwind == Unwind::Auto
+            && *property == Property::UnreachCall
+        {
+            // The bound keeps growing without closing: the prover, once, with at most a third
+            // of the time left (a failing attempt must not starve bounded checking, which
+            // goes on after it). Its TRUE comes only from a checked certificate.
+            let share = Some(deadline.map_or(PROVE_TIME_WITHOUT_LIMIT, |d| {
+                d.saturating_duration_since(Instant::now()) / 3
+            }));
+            let proof = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                crate::prove::run::prove(prog, &sharing, share)
+            }));
+            if let Ok(Ok(p)) = proof {
+                let counts = outcome.stats.clone();
+                outcome.verdict = Verdict::True { complete: true };
+                outcome.stats = EngineStats {
+                    symex_time: times.symex_time,
+                    encode_time: times.encode_time,
+                    sat_time: times.sat_time,
+                    graph_time: times.graph_time,
+                    exact_time: times.exact_time,
+                    ..counts
+                };
+                let invs = crate::prove::witness::invariants(&p);
+                return Ok((bound, outcome, Some((p.method, invs))));
+            }
         }
         bound = next_bound(bound);
     }
@@ -322,6 +426,7 @@ fn engine_options(options: &Options, bound: u32) -> EngineOptions {
         keep_eog: options.keep_eog,
         status: options.status.clone(),
         max_executions: options.max_executions,
+        max_states: options.max_states,
         memory_model: options.memory_model,
         causal_maps: options.causal_maps,
         property: Property::UnreachCall,

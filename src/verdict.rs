@@ -102,8 +102,13 @@ pub enum UnknownReason {
     Internal(String),
     /// An explorer ran the number of executions it was allowed (`--max-executions`).
     ExecutionBudget { runs: u64 },
+    /// The stateful search stored the number of states it was allowed (`--max-states`).
+    StateBudget { states: u64 },
     /// The memory model asked for (`--mm`) is not one the engine decides under.
     UnsupportedMemoryModel { model: String, engine: String },
+    /// `--engine prove` found no checked proof (why: the program is outside the prover's
+    /// model, no certificate was found, or the checker rejected it).
+    Prover(String),
 }
 
 /// What runs past the unwind bound.
@@ -131,11 +136,14 @@ impl UnknownReason {
             | UnknownReason::Frontend(_)
             | UnknownReason::BodylessCall { .. }
             | UnknownReason::UnsupportedMemoryModel { .. } => ReasonClass::Unsupported,
-            UnknownReason::Timeout | UnknownReason::ExecutionBudget { .. } => ReasonClass::Timeout,
+            UnknownReason::Timeout
+            | UnknownReason::ExecutionBudget { .. }
+            | UnknownReason::StateBudget { .. } => ReasonClass::Timeout,
             UnknownReason::OutOfMemory => ReasonClass::OutOfMemory,
             UnknownReason::BoundTooSmall { .. } => ReasonClass::BoundTooSmall,
             UnknownReason::UnsupportedProperty => ReasonClass::UnsupportedProperty,
             UnknownReason::Internal(_) => ReasonClass::Internal,
+            UnknownReason::Prover(_) => ReasonClass::Other,
         }
     }
 }
@@ -164,8 +172,12 @@ impl fmt::Display for UnknownReason {
             },
             UnknownReason::UnsupportedProperty => write!(f, "unsupported property"),
             UnknownReason::Internal(why) => write!(f, "internal error: {why}"),
+            UnknownReason::Prover(why) => write!(f, "prover: {why}"),
             UnknownReason::ExecutionBudget { runs } => {
                 write!(f, "execution budget exhausted ({runs} runs explored)")
+            }
+            UnknownReason::StateBudget { states } => {
+                write!(f, "state budget exhausted ({states} states stored)")
             }
             UnknownReason::UnsupportedMemoryModel { model, engine } => {
                 write!(f, "unsupported: memory model {model} with engine {engine}")

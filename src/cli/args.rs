@@ -133,6 +133,10 @@ pub struct VerifyArgs {
     /// Where to write the SV-COMP witness (GraphML).
     #[arg(long, value_name = "PATH")]
     pub witness: Option<PathBuf>,
+    /// Where the YAML correctness witness (format 2.0, `invariant_set`) of a TRUE the prover
+    /// proved goes (default: beside the GraphML witness, with the extension `.yml`).
+    #[arg(long, value_name = "PATH")]
+    pub witness_yaml: Option<PathBuf>,
     /// Per-loop bounds: `FUNCTION.N:BOUND,...` (N counts the loops of a function from 0).
     #[arg(long, value_name = "LOOP:N,...")]
     pub unwindset: Option<String>,
@@ -151,6 +155,9 @@ pub struct VerifyArgs {
     /// Explorers: give up (UNKNOWN) after this many runs.
     #[arg(long, value_name = "N")]
     pub max_executions: Option<u64>,
+    /// `--engine stateful`: give up (UNKNOWN) once more states than this are stored.
+    #[arg(long, value_name = "N")]
+    pub max_states: Option<u64>,
     /// `--engine rvf`: use the paper's causal maps (off by default: they cut no instance the
     /// explorer's memo does not, and cost time).
     #[arg(long)]

@@ -159,6 +159,7 @@ fn options(args: &VerifyArgs) -> Result<Options, String> {
         keep_eog: args.dot.is_some(),
         status,
         max_executions: args.max_executions,
+        max_states: args.max_states,
         memory_model: args.mm,
         causal_maps: args.causal_maps,
         frontend: args.frontend.options(),
@@ -199,6 +200,9 @@ impl Report<'_> {
                 println!("{k}: {v}");
             }
             println!("unwind bound: {bound}");
+            if let Some(how) = &self.outcome.proved_by {
+                println!("proved by: {how}");
+            }
         }
         self.write_witness();
         if args.json {
@@ -217,6 +221,9 @@ impl Report<'_> {
                         "(no unwinding assertions: TRUE holds for executions within the unwind \
                          bound)"
                     );
+                }
+                if let (Some(how), false) = (&self.outcome.proved_by, args.stats) {
+                    println!("proved by: {how}");
                 }
                 println!("TRUE");
                 exit::TRUE
@@ -272,6 +279,9 @@ impl Report<'_> {
             (Verdict::False { .. }, Some(wt)) => {
                 meta().and_then(|m| witness::write_violation(&path, wt, &m))
             }
+            (Verdict::True { complete: true }, _) if !self.outcome.invariants.is_empty() => {
+                meta().and_then(|m| self.write_invariants(&path, &m))
+            }
             (Verdict::True { complete: true }, _) => {
                 meta().and_then(|m| witness::write_correctness(&path, &m))
             }
@@ -280,6 +290,27 @@ impl Report<'_> {
         if let Err(e) = written {
             eprintln!("yogar: warning: no witness: {e}");
         }
+    }
+
+    /// The correctness witnesses of a proof: GraphML with the invariants, and the YAML
+    /// `invariant_set` (at `--witness-yaml`, else beside the GraphML as `.yml`).
+    fn write_invariants(&self, path: &Path, meta: &WitnessMeta) -> Result<(), String> {
+        let invs = &self.outcome.invariants;
+        let triples: Vec<(u32, String, String)> = invs
+            .iter()
+            .map(|i| (i.line, i.function.clone(), i.value.clone()))
+            .collect();
+        let graphml = witness::correctness_witness_with_invariants(meta, &triples);
+        std::fs::write(path, graphml)
+            .map_err(|e| format!("cannot write witness {}: {e}", path.display()))?;
+        let yaml_path = self
+            .args
+            .witness_yaml
+            .clone()
+            .unwrap_or_else(|| path.with_extension("yml"));
+        let yaml = crate::prove::witness::yaml_witness(meta, invs);
+        std::fs::write(&yaml_path, yaml)
+            .map_err(|e| format!("cannot write witness {}: {e}", yaml_path.display()))
     }
 
     fn json(&self, prog: &Program, bound: u32) -> Value {
@@ -330,6 +361,7 @@ impl Report<'_> {
         json!({
             "verdict": verdict,
             "reason": reason,
+            "proved_by": self.outcome.proved_by,
             "unwind_bound": bound,
             "statistics": stats,
             "trace": trace,
@@ -409,6 +441,8 @@ fn stat_lines(s: &engine::EngineStats) -> Vec<(&'static str, Value)> {
             ("unneeded writes taken alone", e.quiet_writes.into()),
             ("input classes", e.input_classes.into()),
             ("paths covered", e.paths.into()),
+            ("stored states", e.states.into()),
+            ("certificate check time", secs(e.check_time.as_secs_f64())),
         ]);
     }
     v.extend([

@@ -50,6 +50,8 @@ pub struct EngineOptions {
     pub status: Option<Arc<Status>>,
     /// Explorers: give up (UNKNOWN) after this many runs.
     pub max_executions: Option<u64>,
+    /// `stateful`: give up (UNKNOWN) once more states than this are stored.
+    pub max_states: Option<u64>,
     /// The memory model (`rsmc` only; every other engine is sequentially consistent).
     pub memory_model: MemoryModel,
     /// `rvf` only: the paper's causal maps (off by default: measured, they cut no explored
@@ -74,6 +76,7 @@ impl EngineOptions {
             keep_eog: false,
             status: None,
             max_executions: None,
+            max_states: None,
             memory_model: MemoryModel::Sc,
             causal_maps: false,
             property: Property::UnreachCall,
@@ -145,6 +148,11 @@ pub enum Engine {
     /// Enumerative: RVF-SMC, one run per reads-value-from instance over the concrete
     /// interpreter.
     Rvf,
+    /// No bound: the prover (`crate::prove`) alone, TRUE only from a checked certificate.
+    Prove,
+    /// Enumerative: stateful exploration of the interpreter with a visited set of canonical
+    /// states, no bound; TRUE from a checked inductive state set.
+    Stateful,
 }
 
 impl Engine {
@@ -157,6 +165,8 @@ impl Engine {
         ("cdpor", Engine::Cdpor),
         ("rsmc", Engine::Rsmc),
         ("rvf", Engine::Rvf),
+        ("prove", Engine::Prove),
+        ("stateful", Engine::Stateful),
     ];
 
     /// The engine called `name`.
@@ -177,6 +187,8 @@ impl Engine {
             Engine::Cdpor => "cdpor",
             Engine::Rsmc => "rsmc",
             Engine::Rvf => "rvf",
+            Engine::Prove => "prove",
+            Engine::Stateful => "stateful",
         }
     }
 
@@ -194,7 +206,9 @@ impl Engine {
             | Engine::Dpor
             | Engine::Cdpor
             | Engine::Rsmc
-            | Engine::Rvf => solver_glue::DEFAULT_SOLVER,
+            | Engine::Rvf
+            | Engine::Prove
+            | Engine::Stateful => solver_glue::DEFAULT_SOLVER,
         }
     }
 
@@ -222,7 +236,8 @@ impl Engine {
             Engine::Cdpor => Some(crate::explore::Explorer::Cdpor),
             Engine::Rsmc => Some(crate::explore::Explorer::Rsmc),
             Engine::Rvf => Some(crate::explore::Explorer::Rvf),
-            Engine::Yogar | Engine::Cegar | Engine::Monolithic => None,
+            Engine::Stateful => Some(crate::explore::Explorer::Stateful),
+            Engine::Yogar | Engine::Cegar | Engine::Monolithic | Engine::Prove => None,
         }
     }
 
@@ -236,10 +251,17 @@ impl Engine {
             Engine::Yogar => yogar::decide(prog, out, opts),
             Engine::Cegar => cegar::decide(prog, out, opts),
             Engine::Monolithic => monolithic::decide(prog, out, opts),
-            Engine::Dpor | Engine::Cdpor | Engine::Rsmc | Engine::Rvf => Outcome::unknown(
-                UnknownReason::Internal("an explorer has no equation to decide".into()),
-                EngineStats::default(),
-            ),
+            Engine::Dpor
+            | Engine::Cdpor
+            | Engine::Rsmc
+            | Engine::Rvf
+            | Engine::Prove
+            | Engine::Stateful => {
+                Outcome::unknown(
+                    UnknownReason::Internal("an explorer has no equation to decide".into()),
+                    EngineStats::default(),
+                )
+            }
         }
     }
 
@@ -340,6 +362,9 @@ pub struct EngineStats {
     pub total_time: Duration,
     /// What an enumerative explorer counted (explorer engines only).
     pub explore: Option<crate::explore::ExploreStats>,
+    /// How a TRUE beyond any bound was proved (`proved by: ...` before the verdict line);
+    /// `None` for a TRUE from closed unwinding, and for every other verdict.
+    pub proof: Option<String>,
 }
 
 #[derive(Clone, Debug)]

@@ -20,6 +20,8 @@ pub enum Explorer {
     Rsmc,
     /// RVF-SMC: reads-value-from instances.
     Rvf,
+    /// Stateful exploration with a visited set (no bound).
+    Stateful,
 }
 
 impl Explorer {
@@ -29,6 +31,7 @@ impl Explorer {
             Explorer::Cdpor => "cdpor",
             Explorer::Rsmc => "rsmc",
             Explorer::Rvf => "rvf",
+            Explorer::Stateful => "stateful",
         }
     }
 }
@@ -66,6 +69,9 @@ pub fn verify(
         let mut opts = opts.clone();
         opts.max_executions = max_executions;
         return super::rsmc::engine::verify(prog, &opts, model);
+    }
+    if explorer == Explorer::Stateful {
+        return super::stateful::verify(prog, opts);
     }
     let bounds = bounds(opts);
     let budget = Budget {

@@ -50,6 +50,10 @@ pub struct ExploreStats {
     pub input_classes: u64,
     /// Distinct paths (every thread's branch decisions) of the runs explored to their end.
     pub paths: u64,
+    /// States stored (stateful search).
+    pub states: u64,
+    /// The CPU time of the stateful search's certificate check.
+    pub check_time: Duration,
     pub time: Duration,
 }
 

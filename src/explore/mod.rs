@@ -14,6 +14,7 @@ pub mod replay;
 pub mod rsmc;
 pub mod rvf;
 pub mod sched;
+pub mod stateful;
 pub mod trace;
 
 pub use engines::{verify, Explorer};

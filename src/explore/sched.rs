@@ -98,86 +98,123 @@ pub struct Unenumerable(pub Loc);
 /// an error.
 pub fn run_step(m: &mut Machine, t: usize, forced: &[u64]) -> Result<Step, Unenumerable> {
     let mut step = Step::at(m, t);
+    while !run_into(m, t, forced, MAX_DOMAIN, &mut step)? {
+        if m.in_atomic(t) && m.runnable().contains(&t) {
+            step.atomic = true;
+        } else {
+            break;
+        }
+    }
+    Ok(step)
+}
+
+/// Runs one step of thread `t` on `m` as [`run_step`] does, on to the end of an atomic
+/// section, but for at most `limit` steps of the interpreter ([`Machine::step`]): the
+/// stateful search's transition, where a section that does not end stops in a state of its
+/// own. Nondet values are `forced` first, then 0; an input with more than `max_domain` values
+/// is an error.
+pub fn run_bounded(
+    m: &mut Machine,
+    t: usize,
+    forced: &[u64],
+    max_domain: u64,
+    limit: u32,
+) -> Result<Step, Unenumerable> {
+    let mut step = Step::at(m, t);
+    let mut n = 1;
+    while !run_into(m, t, forced, max_domain, &mut step)? {
+        if n < limit && m.in_atomic(t) && m.runnable().contains(&t) {
+            step.atomic = true;
+            n += 1;
+        } else {
+            break;
+        }
+    }
+    Ok(step)
+}
+
+/// One [`Machine::step`] of thread `t`, recorded into `step`; true when the run ended.
+fn run_into(
+    m: &mut Machine,
+    t: usize,
+    forced: &[u64],
+    max_domain: u64,
+    step: &mut Step,
+) -> Result<bool, Unenumerable> {
     let mut bad: Option<Loc> = None;
-    loop {
-        let kind = m.next_kind(t);
-        let waking = m.cond_waiting(t);
-        let file = m.position(t).map_or(0, |(_, l)| l.file);
-        let threads_before = m.num_threads();
-        let choices = &mut step.choices;
-        let inputs = &mut step.inputs;
-        let r = m.step(t, &mut |req: &NondetRequest| {
-            // A symbolic input of a concolic run: its value is given, it is no choice.
-            if let Some(value) = req.given {
-                inputs.push(Input {
-                    loc: req.loc,
-                    value,
-                    bits: req.bits,
-                    signed: req.signed,
-                });
-                return value;
-            }
-            let domain = if req.boolean || req.bits == 1 {
-                2
-            } else {
-                1u64.checked_shl(req.bits).unwrap_or(u64::MAX)
-            };
-            let value = forced.get(choices.len()).copied().unwrap_or(0);
-            if domain > MAX_DOMAIN {
-                bad.get_or_insert(req.loc);
-            }
-            choices.push(Choice { value, domain });
+    let kind = m.next_kind(t);
+    let waking = m.cond_waiting(t);
+    let file = m.position(t).map_or(0, |(_, l)| l.file);
+    let threads_before = m.num_threads();
+    let choices = &mut step.choices;
+    let inputs = &mut step.inputs;
+    let r = m.step(t, &mut |req: &NondetRequest| {
+        // A symbolic input of a concolic run: its value is given, it is no choice.
+        if let Some(value) = req.given {
             inputs.push(Input {
                 loc: req.loc,
                 value,
                 bits: req.bits,
                 signed: req.signed,
             });
-            value
+            return value;
+        }
+        let domain = if req.boolean || req.bits == 1 {
+            2
+        } else {
+            1u64.checked_shl(req.bits).unwrap_or(u64::MAX)
+        };
+        let value = forced.get(choices.len()).copied().unwrap_or(0);
+        if domain > max_domain {
+            bad.get_or_insert(req.loc);
+        }
+        choices.push(Choice { value, domain });
+        inputs.push(Input {
+            loc: req.loc,
+            value,
+            bits: req.bits,
+            signed: req.signed,
         });
-        if let Some(l) = bad {
-            return Err(Unenumerable(l));
-        }
-        let mutex = m.accesses.iter().find_map(|a| match a.target {
-            Target::Mutex(o, off) => Some((o, off)),
-            _ => None,
-        });
-        if let (Some(key), Some(kind)) = (mutex, kind) {
-            match kind {
-                InstrKind::MutexLock(_) => step.acquire = Some((key, true)),
-                InstrKind::CondWait { .. } if waking => step.acquire = Some((key, true)),
-                InstrKind::CondWait { .. } | InstrKind::MutexUnlock(_) => step.release = Some(key),
-                InstrKind::MutexTryLock { .. } if m.holds(t, key) => {
-                    step.acquire = Some((key, false))
-                }
-                _ => {}
-            }
-        }
-        let creates = m.num_threads() > threads_before;
-        step.created.extend(threads_before..m.num_threads());
-        let mut mem = m
-            .accesses
-            .iter()
-            .filter(|a| matches!(a.target, Target::Mem { .. }));
-        // A creation is the trace's creation of the thread (the witness's create edge), not
-        // an access of it: the equation has no event for it, nor for the handle write of a
-        // handle only its creator uses.
-        for &line in m.last_shared.iter().filter(|_| !creates) {
-            step.items.push(Item {
-                loc: Loc { file, line },
-                access: mem.next().copied(),
-            });
-        }
-        step.accesses.extend(m.accesses.iter().copied());
-        step.values.extend(m.read_values.iter().cloned());
-        match r {
-            Err(e) => {
-                step.end = Some(e);
-                break;
-            }
-            Ok(()) if m.in_atomic(t) && m.runnable().contains(&t) => step.atomic = true,
-            Ok(()) => break,
+        value
+    });
+    if let Some(l) = bad {
+        return Err(Unenumerable(l));
+    }
+    let mutex = m.accesses.iter().find_map(|a| match a.target {
+        Target::Mutex(o, off) => Some((o, off)),
+        _ => None,
+    });
+    if let (Some(key), Some(kind)) = (mutex, kind) {
+        match kind {
+            InstrKind::MutexLock(_) => step.acquire = Some((key, true)),
+            InstrKind::CondWait { .. } if waking => step.acquire = Some((key, true)),
+            InstrKind::CondWait { .. } | InstrKind::MutexUnlock(_) => step.release = Some(key),
+            InstrKind::MutexTryLock { .. } if m.holds(t, key) => step.acquire = Some((key, false)),
+            _ => {}
         }
     }
-    Ok(step)
+    let creates = m.num_threads() > threads_before;
+    step.created.extend(threads_before..m.num_threads());
+    let mut mem = m
+        .accesses
+        .iter()
+        .filter(|a| matches!(a.target, Target::Mem { .. }));
+    // A creation is the trace's creation of the thread (the witness's create edge), not
+    // an access of it: the equation has no event for it, nor for the handle write of a
+    // handle only its creator uses.
+    for &line in m.last_shared.iter().filter(|_| !creates) {
+        step.items.push(Item {
+            loc: Loc { file, line },
+            access: mem.next().copied(),
+        });
+    }
+    step.accesses.extend(m.accesses.iter().copied());
+    step.values.extend(m.read_values.iter().cloned());
+    match r {
+        Err(e) => {
+            step.end = Some(e);
+            Ok(true)
+        }
+        Ok(()) => Ok(false),
+    }
 }

@@ -58,9 +58,62 @@
 //! The analyser ([`analyze`]) computes invariants by thread-modular abstract interpretation;
 //! its transfer functions are not trusted: only a certificate that passes [`check`] gives TRUE.
 
+pub mod analyze;
+pub mod c_expr;
+pub mod check;
+mod rename;
+pub mod run;
+pub mod templates;
+pub mod witness;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
 use cranelift_entity::{entity_impl, PrimaryMap, SecondaryMap};
 
 use crate::ir::{Body, Expr, FuncId, InstrId, Program, VarId};
+
+/// Why no proof is attempted or found: the program is outside the prover's model, or the
+/// analyser found no certificate. Never a verdict by itself: the caller answers UNKNOWN (or
+/// goes on with bounded checking).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GiveUp {
+    /// The program has no `main`.
+    NoMain,
+    /// A function that calls itself, directly or through others: inlining would not end.
+    Recursion { func: String },
+    /// A call or thread creation through a pointer the sharing pass resolves to no function
+    /// with a body.
+    UnresolvedPointer { what: &'static str, at: String },
+    /// The atomic-section depth at a location differs between paths, or a section closes
+    /// where none is open, or a thread ends inside one.
+    AtomicDepth { at: String },
+    /// A construct outside the prover's model.
+    Unsupported { what: String, at: Option<String> },
+    /// The analyser found no certificate (with what it lacked).
+    NoInvariant(String),
+}
+
+impl fmt::Display for GiveUp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GiveUp::NoMain => write!(f, "no main function"),
+            GiveUp::Recursion { func } => write!(f, "recursion through {func}"),
+            GiveUp::UnresolvedPointer { what, at } => {
+                write!(f, "{what} through a pointer to no known function at {at}")
+            }
+            GiveUp::AtomicDepth { at } => {
+                write!(
+                    f,
+                    "atomic sections not nested the same way on every path at {at}"
+                )
+            }
+            GiveUp::Unsupported { what, at: Some(at) } => write!(f, "{what} at {at}"),
+            GiveUp::Unsupported { what, at: None } => write!(f, "{what}"),
+            GiveUp::NoInvariant(why) => write!(f, "no invariant found: {why}"),
+        }
+    }
+}
 
 /// A thread template (see the module doc).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -110,6 +163,12 @@ pub struct Templates {
     pub templates: PrimaryMap<TemplateId, Template>,
     /// `main`'s template.
     pub main: TemplateId,
+    /// Per global a mutex operation may designate (by the sharing pass's points-to sets), the
+    /// ghost global that holds its owner: 0 when the mutex is free, else the `self` of the
+    /// instance holding it (an unsigned int, zero initially). The checker executes a lock of
+    /// that mutex as `assume(owner == 0); owner := self` and an unlock as `owner := 0` (see
+    /// [`check`]); invariants may mention the owners like any ghost.
+    pub mutex_owners: BTreeMap<VarId, VarId>,
 }
 
 /// A target of a pointer fact.

@@ -247,6 +247,31 @@ pub fn correctness_witness(meta: &WitnessMeta) -> String {
     Doc::new(meta, "correctness_witness").finish()
 }
 
+/// A correctness witness with invariants: per `(line, function, C expression)` a node that
+/// carries the invariant (scoped to the function), reached from the entry by an edge at that
+/// line.
+pub fn correctness_witness_with_invariants(
+    meta: &WitnessMeta,
+    invariants: &[(u32, String, String)],
+) -> String {
+    let mut doc = Doc::new(meta, "correctness_witness");
+    for (k, (line, function, value)) in invariants.iter().enumerate() {
+        let n = k + 1;
+        let _ = writeln!(
+            doc.text,
+            "  <node id=\"N{n}\">\n   <data key=\"invariant\">{}</data>\n   \
+             <data key=\"invariant.scope\">{}</data>\n  </node>",
+            escape(value),
+            escape(function)
+        );
+        let _ = writeln!(
+            doc.text,
+            "  <edge source=\"N0\" target=\"N{n}\">\n   <data key=\"startline\">{line}</data>\n  </edge>"
+        );
+    }
+    doc.finish()
+}
+
 /// Write the correctness witness to `out`.
 pub fn write_correctness_witness(mut out: impl Write, meta: &WitnessMeta) -> io::Result<()> {
     out.write_all(correctness_witness(meta).as_bytes())?;

@@ -12,8 +12,8 @@ mod xml;
 
 pub use from_engine::{from_engine_trace, write_correctness, write_violation};
 pub use graphml::{
-    correctness_witness, violation_witness, write_correctness_witness, write_violation_witness,
-    WitnessError,
+    correctness_witness, correctness_witness_with_invariants, violation_witness,
+    write_correctness_witness, write_violation_witness, WitnessError,
 };
 pub use meta::{iso8601_utc, sha256_file, sha256_hex, WitnessMeta};
 pub use trace::{Step, Trace, TraceStep};

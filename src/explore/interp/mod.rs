@@ -15,11 +15,14 @@
 //! local starts indeterminate, so reading it before a write is a nondet input.
 //!
 //! Modules: `memory` (objects, places, loads and stores), `eval` (expressions), `exec`
-//! (data and control instructions), `threads` (calls, returns, threads and synchronisation).
+//! (data and control instructions), `threads` (calls, returns, threads and synchronisation),
+//! `canon` (the canonical form of a state, for stateful search).
 
+mod canon;
 mod eval;
 mod exec;
 mod memory;
+pub use canon::{CanonInfo, Canonical};
 pub use memory::summary;
 mod shadow;
 mod threads;
@@ -331,6 +334,12 @@ pub struct Machine<'p> {
     conc: Option<Handle>,
     /// Per thread, a hash of the branch decisions it made (its path).
     paths: Vec<u64>,
+    /// A step ends after the first instruction that takes a nondet value, instead of
+    /// running on through the thread-local instructions after it (see
+    /// [`Machine::split_at_inputs`]).
+    split_inputs: bool,
+    /// Nondet values taken so far.
+    inputs_taken: u64,
 }
 
 /// The address-taken locals and parameters whose abstract object (one for all its frames)
@@ -424,6 +433,8 @@ impl<'p> Machine<'p> {
             hidden_writes: 0,
             conc: None,
             paths: vec![0],
+            split_inputs: false,
+            inputs_taken: 0,
         };
         if m.bounds.as_ref().is_some_and(|b| b.spin_reduction) {
             let live = prog
@@ -736,10 +747,16 @@ impl<'p> Machine<'p> {
         self.accesses.clear();
         self.hidden_writes = 0;
         self.read_values.clear();
+        let inputs_before = self.inputs_taken;
         let r = self.exec(t, nondet).and_then(|()| {
             // Bounded, so that a thread spinning on its own registers still yields.
             let mut n = 0;
-            while n < INVISIBLE_RUN && self.invisible(t) {
+            while n < INVISIBLE_RUN
+                && self.invisible(t)
+                && !(self.split_inputs
+                    && (self.inputs_taken > inputs_before
+                        || matches!(self.next_kind(t), Some(InstrKind::Nondet { .. }))))
+            {
                 self.exec(t, nondet)?;
                 n += 1;
             }
@@ -772,6 +789,16 @@ impl<'p> Machine<'p> {
             return Err(RunEnd::Deadlock);
         }
         Ok(())
+    }
+
+    /// Makes a step end before a nondet instruction (the next step starts with it) and after
+    /// any other instruction that takes a nondet value (a read of an indeterminate local): an
+    /// enumerating search then branches once per value of each input, where a run of
+    /// thread-local instructions reading an input per iteration would make one step branch
+    /// over every combination of them; and the states it stores sit before the input, where
+    /// its variable is still dead. Ending a step early only adds scheduling points.
+    pub fn split_at_inputs(&mut self) {
+        self.split_inputs = true;
     }
 
     fn frame(&self, t: usize) -> &Frame {

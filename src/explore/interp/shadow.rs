@@ -53,6 +53,7 @@ impl<'p> Machine<'p> {
         mut req: NondetRequest,
         nondet: &mut dyn FnMut(&NondetRequest) -> u64,
     ) -> (u64, Option<SymId>) {
+        self.inputs_taken += 1;
         let symbolic = !req.boolean && req.bits > 1;
         let Some(h) = self.conc.clone() else {
             return (nondet(&req), None);

@@ -1,0 +1,196 @@
+//! The breadth-first search over canonical states: every state is expanded by the full
+//! successor relation (`succ`), and a successor whose canonical form was seen before ends its
+//! branch. A violation ends the search with the run that reached it (rebuilt from the store's
+//! edges, so breadth-first gives a shortest one); a trap, a nondet input too wide to
+//! enumerate or the budget running out marks the search incomplete.
+
+use std::collections::VecDeque;
+use std::time::Instant;
+
+use super::store::{Edge, Store};
+use super::succ::successors;
+use super::Options;
+use crate::engine::Trace;
+use crate::explore::findings::unenumerable;
+use crate::explore::interp::CanonInfo;
+use crate::explore::interp::{Machine, RunEnd};
+use crate::explore::sched::{run_bounded, Step};
+use crate::ir::Program;
+use crate::verdict::UnknownReason;
+
+/// What the search found.
+pub struct Searched<'p> {
+    pub store: Store,
+    /// A violating run's trace.
+    pub violation: Option<Trace>,
+    /// Why the states found are not all the reachable ones (or why the run is not exact).
+    pub incomplete: Option<UnknownReason>,
+    /// Transitions computed.
+    pub steps: u64,
+    /// The initial state (for the certificate check).
+    pub init: Option<Machine<'p>>,
+}
+
+/// States between two looks at the clock.
+const CLOCK_EVERY: u64 = 256;
+
+/// Searches the states reachable from `prog`'s initial state.
+pub fn search<'p>(prog: &'p Program, opts: &Options) -> Searched<'p> {
+    let mut out = Searched {
+        store: Store::default(),
+        violation: None,
+        incomplete: None,
+        steps: 0,
+        init: None,
+    };
+    let live = CanonInfo::of(prog);
+    let init = match super::initial(prog) {
+        Ok(m) => m,
+        Err(e) => {
+            out.incomplete = Some(start_failure(prog, e));
+            return out;
+        }
+    };
+    let Some(form) = init.canonical(&live) else {
+        out.incomplete = Some(UnknownReason::Internal(
+            "the initial state has no canonical form".into(),
+        ));
+        return out;
+    };
+    out.store.insert(form, None);
+    out.init = Some(init.clone());
+    let mut queue: VecDeque<(u32, Machine<'p>)> = VecDeque::from([(0, init)]);
+    let mut expanded = 0u64;
+    while let Some((id, m)) = queue.pop_front() {
+        expanded += 1;
+        if expanded.is_multiple_of(CLOCK_EVERY) {
+            if opts.deadline.is_some_and(|d| Instant::now() >= d) {
+                out.incomplete.get_or_insert(UnknownReason::Timeout);
+                return out;
+            }
+            let resident = super::resident_bytes().unwrap_or(0);
+            if opts.max_resident.is_some_and(|n| resident > n) {
+                out.incomplete.get_or_insert(UnknownReason::OutOfMemory);
+                return out;
+            }
+        }
+        let (succs, wide) = successors(&m, opts.max_domain);
+        if let Some(u) = wide {
+            out.incomplete.get_or_insert_with(|| unenumerable(&m, u.0));
+        }
+        for (k, s) in succs.into_iter().enumerate() {
+            out.steps += 1;
+            if opts.drop_successor == Some((id, k)) {
+                continue;
+            }
+            match &s.step.end {
+                Some(RunEnd::Violation { thread, loc }) => {
+                    let edge = Edge {
+                        from: id,
+                        thread: s.thread as u32,
+                        choices: s.choices.into(),
+                    };
+                    match rebuild(prog, &out.store, edge, *thread, *loc, opts) {
+                        Ok(trace) => out.violation = Some(trace),
+                        Err(why) => out.incomplete = Some(UnknownReason::Internal(why)),
+                    }
+                    return out;
+                }
+                Some(RunEnd::Trap { what, at }) => {
+                    let what = what.strip_prefix("unsupported: ").unwrap_or(what);
+                    let at = at.or(Some(s.step.loc)).map(|l| prog.loc_str(l));
+                    out.incomplete
+                        .get_or_insert_with(|| UnknownReason::Unsupported {
+                            what: what.to_string(),
+                            at,
+                        });
+                }
+                Some(RunEnd::Bound { .. }) => {
+                    out.incomplete.get_or_insert(UnknownReason::Internal(
+                        "a loop bound in an unbounded machine".into(),
+                    ));
+                }
+                // The run ended: the state after the step has no successor.
+                Some(RunEnd::Finished | RunEnd::Deadlock) => {}
+                None => {
+                    let Some(form) = s.next.canonical(&live) else {
+                        out.incomplete.get_or_insert(UnknownReason::Internal(
+                            "a state without a canonical form".into(),
+                        ));
+                        continue;
+                    };
+                    let edge = Edge {
+                        from: id,
+                        thread: s.thread as u32,
+                        choices: s.choices.into(),
+                    };
+                    let (nid, new) = out.store.insert(form, Some(edge));
+                    if new {
+                        if opts.max_states.is_some_and(|n| out.store.len() as u64 > n) {
+                            out.incomplete.get_or_insert(UnknownReason::StateBudget {
+                                states: out.store.len() as u64,
+                            });
+                            return out;
+                        }
+                        queue.push_back((nid, s.next));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The reason of a program that cannot start.
+pub fn start_failure(prog: &Program, e: RunEnd) -> UnknownReason {
+    match e {
+        RunEnd::Trap { what, at } => UnknownReason::Unsupported {
+            what: what
+                .strip_prefix("unsupported: ")
+                .unwrap_or(&what)
+                .to_string(),
+            at: at.map(|l| prog.loc_str(l)),
+        },
+        e => UnknownReason::Internal(format!("the program cannot start: {e:?}")),
+    }
+}
+
+/// The trace of the run that reaches a violation: the steps to the state `last.from`, then
+/// `last`, run again from the initial state with their nondet values; each must run as it did
+/// in the search (no step ends the run before the last, which violates at `loc` in `thread`).
+fn rebuild(
+    prog: &Program,
+    store: &Store,
+    last: Edge,
+    thread: usize,
+    loc: crate::ir::Loc,
+    opts: &Options,
+) -> Result<Trace, String> {
+    let mut path = store.path(last.from);
+    path.push(last);
+    let mut m = super::initial(prog).map_err(|e| format!("replay cannot start: {e:?}"))?;
+    let mut steps: Vec<Step> = Vec::with_capacity(path.len());
+    for (k, e) in path.iter().enumerate() {
+        let s = run_bounded(
+            &mut m,
+            e.thread as usize,
+            &e.choices,
+            opts.max_domain,
+            super::succ::ATOMIC_RUN,
+        )
+        .map_err(|_| "replay met a wide input".to_string())?;
+        let last = k + 1 == path.len();
+        match (&s.end, last) {
+            (None, false) => {}
+            (Some(RunEnd::Violation { thread: t, loc: l }), true) if *t == thread && *l == loc => {}
+            (end, _) => {
+                return Err(format!(
+                    "the violating run did not replay (step {k} ended with {end:?})"
+                ))
+            }
+        }
+        steps.push(s);
+    }
+    let refs: Vec<&Step> = steps.iter().collect();
+    Ok(crate::explore::trace::build(&m, &refs, thread, loc))
+}

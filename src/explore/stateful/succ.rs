@@ -1,0 +1,78 @@
+//! The full successor relation of a machine state, without any reduction: every runnable
+//! thread's next step (`Machine::runnable`: the thread of an open atomic section alone, else
+//! every enabled thread), once for each combination of the step's nondet values. Both the
+//! search and the certificate check expand states with it.
+//!
+//! One transition is one [`Machine::step`]: one visible instruction of the thread followed by
+//! the instructions after it that touch only the thread's own frame (`Machine::invisible`).
+//! Merging those into the visible step before them is the one reduction, and it is exact for
+//! reachability: an invisible instruction reads and writes nothing another thread can read or
+//! write, nor any synchronisation object, so it commutes with every step of every other thread
+//! and any interleaving equals one where it runs right after its thread's previous step; it
+//! cannot violate (an assertion is not invisible), and a thread that would run invisible
+//! instructions forever yields after a fixed number of them, leaving a state the search then
+//! sees again.
+//!
+//! An atomic section is also one transition (up to [`ATOMIC_RUN`] interpreter steps): in its
+//! intermediate states only the section's thread is runnable (`Machine::runnable`), so they
+//! have no interleaving to explore; a violation or a run end inside the section ends the
+//! transition with it, and each nondet value inside it is still enumerated. A section longer
+//! than the limit goes on from a stored state, like any other.
+
+use crate::explore::interp::Machine;
+use crate::explore::sched::{run_bounded, Step, Unenumerable};
+
+/// Interpreter steps an atomic section runs in one transition at most; a longer one goes on
+/// from a state of its own.
+pub const ATOMIC_RUN: u32 = 1000;
+
+/// One transition: the thread, its nondet values, the step (its run end, if it ended the
+/// run) and the state after it.
+pub struct Succ<'p> {
+    pub thread: usize,
+    pub choices: Vec<u64>,
+    pub step: Step,
+    pub next: Machine<'p>,
+}
+
+/// Every transition of `m`, each nondet value of at most `max_domain` values enumerated; a
+/// nondet input with more values ends the enumeration of its thread's step and is returned
+/// beside the transitions found.
+pub fn successors<'p>(m: &Machine<'p>, max_domain: u64) -> (Vec<Succ<'p>>, Option<Unenumerable>) {
+    let mut out = Vec::new();
+    let mut wide = None;
+    for t in m.runnable() {
+        let mut forced: Vec<u64> = Vec::new();
+        loop {
+            let mut next = m.clone();
+            let step = match run_bounded(&mut next, t, &forced, max_domain, ATOMIC_RUN) {
+                Ok(s) => s,
+                Err(u) => {
+                    wide.get_or_insert(u);
+                    break;
+                }
+            };
+            let choices: Vec<u64> = step.choices.iter().map(|c| c.value).collect();
+            // The next combination: the last value that can grow grows, those after it
+            // start again at 0 (run_single takes missing values as 0).
+            let bump = step.choices.iter().rposition(|c| c.value + 1 < c.domain);
+            next.accesses.clear();
+            next.last_shared.clear();
+            next.read_values.clear();
+            out.push(Succ {
+                thread: t,
+                choices: choices.clone(),
+                step,
+                next,
+            });
+            match bump {
+                Some(i) => {
+                    forced = choices[..i].to_vec();
+                    forced.push(choices[i] + 1);
+                }
+                None => break,
+            }
+        }
+    }
+    (out, wide)
+}

@@ -1,0 +1,32 @@
+// expect: FALSE
+// The twin of char_input_true.c that also keeps the colon, the character after the digits:
+// only one of the 256 values of the input reaches the violation.
+#include <pthread.h>
+#include <assert.h>
+
+extern char __VERIFIER_nondet_char(void);
+
+int last = 0;
+
+void *reader(void *arg) {
+  while (1) {
+    char c = __VERIFIER_nondet_char();
+    if (c >= '0' && c <= ':')
+      last = c - '0';
+  }
+  return 0;
+}
+
+void *checker(void *arg) {
+  while (1) {
+    assert(last >= 0 && last <= 9);
+  }
+  return 0;
+}
+
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, reader, 0);
+  pthread_create(&b, 0, checker, 0);
+  return 0;
+}
