@@ -230,9 +230,13 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
         (Verdict::True { complete: true }, Some((how, invs))) => (Some(how), invs),
         // An engine without a bound (the stateful explorer) names its own proof.
         (Verdict::True { complete: true }, None) => (
-            Some(outcome.stats.proof.clone().unwrap_or_else(|| {
-                format!("unwinding assertions at bound {bound}")
-            })),
+            Some(
+                outcome
+                    .stats
+                    .proof
+                    .clone()
+                    .unwrap_or_else(|| format!("unwinding assertions at bound {bound}")),
+            ),
             Vec::new(),
         ),
         _ => (None, Vec::new()),

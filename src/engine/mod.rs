@@ -256,12 +256,10 @@ impl Engine {
             | Engine::Rsmc
             | Engine::Rvf
             | Engine::Prove
-            | Engine::Stateful => {
-                Outcome::unknown(
-                    UnknownReason::Internal("an explorer has no equation to decide".into()),
-                    EngineStats::default(),
-                )
-            }
+            | Engine::Stateful => Outcome::unknown(
+                UnknownReason::Internal("an explorer has no equation to decide".into()),
+                EngineStats::default(),
+            ),
         }
     }
 
