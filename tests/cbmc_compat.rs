@@ -156,6 +156,11 @@ const MODELLED: &[&str] = &[
     "sem_post",
     "sem_trywait",
     "sem_getvalue",
+    "pthread_detach",
+    "pthread_attr_setdetachstate",
+    "pthread_mutexattr_init",
+    "pthread_mutexattr_settype",
+    "pthread_mutexattr_destroy",
 ];
 
 /// Names that are not modelled: a call of one is unsupported.
@@ -178,9 +183,9 @@ const UNSUPPORTED: &[&str] = &[
     "pthread_cancel",
     "pthread_testcancel",
     "pthread_setcancelstate",
-    "pthread_detach",
-    "pthread_attr_setdetachstate",
-    "pthread_mutexattr_settype",
+    "pthread_attr_getdetachstate",
+    "pthread_mutexattr_setpshared",
+    "pthread_mutexattr_setprotocol",
     "pthread_kill",
     "pthread_barrierattr_init",
     "pthread_rwlockattr_init",
@@ -249,4 +254,63 @@ fn a_thread_label_that_leaves_its_statement_is_unsupported() {
         matches!(&r, Err(FrontendError::Unsupported(m)) if m.contains("return")),
         "{r:?}"
     );
+}
+
+/// A program that detaches a thread (either way) and joins one is unsupported: the join may be
+/// of a detached thread (undefined). Without the join, or with the joinable state, it verifies.
+#[test]
+fn a_join_in_a_program_that_detaches_is_unsupported() {
+    let src = |detach: &str, join: &str| {
+        format!(
+            "#include <pthread.h>\nint x;\nvoid *w(void *a) {{ x = 1; return 0; }}\n\
+             int main(void) {{\n  pthread_t t; pthread_attr_t attr;\n  pthread_attr_init(&attr);\n\
+             {detach}\n  pthread_create(&t, &attr, w, 0);\n  {join}\n  return 0;\n}}\n"
+        )
+    };
+    let detached = "pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);";
+    let joinable = "pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_JOINABLE);";
+    let self_detach = "pthread_detach(t);";
+    let join = "pthread_join(t, 0);";
+    for (d, j, ok) in [
+        (detached, join, false),
+        (self_detach, join, false),
+        (joinable, join, true),
+        (detached, "", true),
+        (self_detach, "", true),
+    ] {
+        let text = src(d, j);
+        match (frontend::load_source(&text, DataModel::Lp64), ok) {
+            (Ok(_), true) => {}
+            (Err(FrontendError::Unsupported(m)), false) if m.contains("pthread_join") => {}
+            (r, _) => panic!("{text}: {r:?}"),
+        }
+    }
+}
+
+/// Only the normal mutex type is modelled: setting a recursive, error-checking or unknown
+/// kind is unsupported (and named), the normal and default kinds give an ordinary mutex.
+#[test]
+fn only_normal_mutex_types_are_modelled() {
+    let src = |kind: &str| {
+        format!(
+            "#include <pthread.h>\npthread_mutex_t m;\nint k;\nint main(void) {{\n\
+             pthread_mutexattr_t a;\n  pthread_mutexattr_init(&a);\n\
+             pthread_mutexattr_settype(&a, {kind});\n  pthread_mutex_init(&m, &a);\n\
+             pthread_mutex_lock(&m);\n  pthread_mutex_unlock(&m);\n  return 0;\n}}\n"
+        )
+    };
+    for (kind, unsupported) in [
+        ("PTHREAD_MUTEX_NORMAL", None),
+        ("PTHREAD_MUTEX_DEFAULT", None),
+        ("PTHREAD_MUTEX_RECURSIVE", Some("PTHREAD_MUTEX_RECURSIVE")),
+        ("PTHREAD_MUTEX_ERRORCHECK", Some("PTHREAD_MUTEX_ERRORCHECK")),
+        ("k", Some("other than")),
+    ] {
+        let text = src(kind);
+        match (frontend::load_source(&text, DataModel::Lp64), unsupported) {
+            (Ok(_), None) => {}
+            (Err(FrontendError::Unsupported(m)), Some(w)) if m.contains(w) => {}
+            (r, _) => panic!("{text}: {r:?}"),
+        }
+    }
 }

@@ -10,6 +10,7 @@ mod builtins;
 mod call;
 mod cprover_async;
 mod ctype;
+mod detach;
 mod expr;
 mod float;
 mod fold;
@@ -126,6 +127,8 @@ pub(crate) struct Lowerer<'a> {
     pub defined: std::collections::HashSet<String>,
     /// Globals modelling pthread thread-specific data, created on first use.
     pub key_vars: Option<builtins::KeyVars>,
+    /// Where threads are detached: the function and a description (see [`detach`]).
+    pub detaches: Vec<(FuncId, String)>,
     /// The pointer type an allocation call being lowered is cast to (`(T *) malloc(n)`): its
     /// result is given that type, so that symbolic execution lays the heap object out as
     /// `T`s (fields at their offsets in the data model) rather than as untyped memory. Only a
@@ -204,6 +207,7 @@ pub fn lower_unit(
         alloc_hint: None,
         defined: defined_functions(unit),
         key_vars: None,
+        detaches: Vec::new(),
         vla_vars: Default::default(),
         pending_struct_attrs: None,
         entry: options.entry.clone().unwrap_or_else(|| "main".to_string()),
@@ -847,6 +851,7 @@ impl<'a> Lowerer<'a> {
             self.poison_calls_of_main(m);
         }
         let poisoned = std::mem::take(&mut self.poisoned);
+        let self_detaches = std::mem::take(&mut self.detaches);
         let mut prog = Program {
             types: self.types,
             vars: self.vars,
@@ -866,6 +871,9 @@ impl<'a> Lowerer<'a> {
         prog.external_calls
             .retain(|c| reach[c.caller.index()] && named.insert(c.name.clone()));
         if let Some((_, e)) = poisoned.into_iter().find(|(f, _)| reach[f.index()]) {
+            return Err(e);
+        }
+        if let Some(e) = detach::detached_join(&prog, &reach, &self_detaches) {
             return Err(e);
         }
         Ok(prog)

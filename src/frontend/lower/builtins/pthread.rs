@@ -12,6 +12,12 @@ use crate::ir::*;
 /// glibc's limit on thread-specific data keys, and the error when it is reached.
 const PTHREAD_KEYS_MAX: u64 = 1024;
 const EAGAIN: u64 = 11;
+/// glibc's mutex kinds (`PTHREAD_MUTEX_DEFAULT` is `PTHREAD_MUTEX_NORMAL`).
+const PTHREAD_MUTEX_NORMAL: u64 = 0;
+const PTHREAD_MUTEX_RECURSIVE: u64 = 1;
+const PTHREAD_MUTEX_ERRORCHECK: u64 = 2;
+/// glibc's value of `PTHREAD_CREATE_JOINABLE`.
+const PTHREAD_CREATE_JOINABLE: u64 = 0;
 /// Keys whose value and destructor are modelled: keys are numbered from 0, and a program that
 /// uses a key numbered beyond reaches an out-of-bounds access of the key arrays, which is
 /// unsupported (UNKNOWN), never a guess. Every key slot is a cell that a computed key number
@@ -88,7 +94,9 @@ impl Lowerer<'_> {
                 self.arg_count(name, args, 2, span)?;
                 let m = self.sync_ptr_arg(&args[0])?;
                 let attr = self.rvalue(&args[1])?;
-                if !Self::is_null(&attr) {
+                // A mutex attribute object can only have been given the normal type (see
+                // `mutexattr_settype`): the mutex is an ordinary one.
+                if !Self::is_null(&attr) && name == "pthread_cond_init" {
                     return Err(self.unsupported(span, format!("{name} with attributes")));
                 }
                 self.emit(if name == "pthread_mutex_init" {
@@ -162,6 +170,39 @@ impl Lowerer<'_> {
                 self.emit(InstrKind::Assign { dst: slot, src: v });
                 self.zero_int()
             }
+            "pthread_detach" => {
+                // No effect on the thread; a join anywhere makes the program unsupported
+                // (see `lower::detach`).
+                self.arg_count(name, args, 1, span)?;
+                self.discard(&args[0])?;
+                let at = self.where_(span);
+                self.note_detach(format!("pthread_detach at {at}"));
+                self.zero_int()
+            }
+            "pthread_attr_setdetachstate" => {
+                self.arg_count(name, args, 2, span)?;
+                self.discard(&args[0])?;
+                let state = self.rvalue(&args[1])?;
+                // PTHREAD_CREATE_JOINABLE (0) is the default state: nothing to note. Any other
+                // value, or one not known here, may detach the threads created with it.
+                if state.as_const() != Some(PTHREAD_CREATE_JOINABLE) {
+                    let at = self.where_(span);
+                    self.note_detach(format!("a detached thread attribute at {at}"));
+                }
+                self.zero_int()
+            }
+            "pthread_mutexattr_init" | "pthread_mutexattr_destroy" => {
+                self.arg_count(name, args, 1, span)?;
+                self.discard(&args[0])?;
+                self.zero_int()
+            }
+            "pthread_mutexattr_settype" => {
+                self.arg_count(name, args, 2, span)?;
+                self.discard(&args[0])?;
+                let kind = self.rvalue(&args[1])?;
+                self.mutexattr_settype(kind, span)?;
+                self.zero_int()
+            }
             "pthread_attr_init"
             | "pthread_attr_destroy"
             | "pthread_attr_setstacksize"
@@ -179,6 +220,34 @@ impl Lowerer<'_> {
             _ => return Ok(None),
         };
         Ok(Some(r))
+    }
+
+    /// `pthread_mutexattr_settype(attr, kind)`: only the normal type (`PTHREAD_MUTEX_NORMAL`,
+    /// which is also `PTHREAD_MUTEX_DEFAULT`) is modelled; a recursive, error-checking or
+    /// unknown kind is unsupported where it is set (an error when the call is reachable).
+    ///
+    /// Why this makes `pthread_mutex_init(m, attr)` exact with any attribute object: the
+    /// object is opaque and only the `pthread_mutexattr_*` calls change it. `init` and
+    /// `destroy` give the default (normal) type; `settype` is modelled only for the normal
+    /// type; every other setter (`setpshared`, `setprotocol`, `setrobust`, ...) is
+    /// unsupported. So in every program the frontend accepts, each reachable attribute
+    /// object describes a normal mutex, which is the mutex modelled.
+    fn mutexattr_settype(&mut self, kind: Expr, span: Span) -> R<()> {
+        match kind.as_const() {
+            Some(PTHREAD_MUTEX_NORMAL) => Ok(()),
+            Some(PTHREAD_MUTEX_RECURSIVE) => Err(self.unsupported(
+                span,
+                "pthread_mutexattr_settype with PTHREAD_MUTEX_RECURSIVE (recursive mutexes)",
+            )),
+            Some(PTHREAD_MUTEX_ERRORCHECK) => Err(self.unsupported(
+                span,
+                "pthread_mutexattr_settype with PTHREAD_MUTEX_ERRORCHECK (error-checking mutexes)",
+            )),
+            _ => Err(self.unsupported(
+                span,
+                "pthread_mutexattr_settype with a kind other than PTHREAD_MUTEX_NORMAL",
+            )),
+        }
     }
 
     /// A pointer argument of a synchronisation call, with its reads of memory done first
