@@ -344,7 +344,7 @@ fn cpu_time_left() -> Option<Duration> {
     }
     let used = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
     let spent = used(usage.ru_utime) + used(usage.ru_stime);
-    Some(Duration::from_secs(lim.rlim_cur as u64).saturating_sub(spent))
+    Some(Duration::from_secs(lim.rlim_cur).saturating_sub(spent))
 }
 
 /// The stateful search inside `--unwind auto`, with a prover's share of the time and a state

@@ -188,3 +188,23 @@ fn parse_prints_a_summary_and_show_ir_the_instructions() {
     assert!(text.contains("thread_create t("), "{text}");
     assert!(text.contains("ok.c:4"), "{text}");
 }
+
+#[test]
+fn a_mutex_with_a_recursive_static_initialiser_is_unsupported() {
+    // glibc's recursive initialiser writes `__kind = 1`, which the engines do not model: two
+    // locks by the owner would be taken as a deadlock, and the assertion as unreachable.
+    let src = "#define _GNU_SOURCE\n#include <pthread.h>\n\
+               pthread_mutex_t m = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;\n\
+               int main(void) { pthread_mutex_lock(&m); pthread_mutex_lock(&m);\n\
+               __CPROVER_assert(0, \"reached\"); return 0; }\n";
+    let (code, _, err) = parse(&write("recursive_mutex_init.c", src));
+    assert_eq!(code, exit::UNKNOWN as i32, "{err}");
+    assert!(err.contains("static initialiser other than"), "{err}");
+    // The default initialiser is an ordinary mutex.
+    let plain = src.replace(
+        "PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP",
+        "PTHREAD_MUTEX_INITIALIZER",
+    );
+    let (code, _, err) = parse(&write("plain_mutex_init.c", &plain));
+    assert_eq!(code, 0, "{err}");
+}

@@ -15,6 +15,7 @@ mod expr;
 mod float;
 mod fold;
 mod init;
+mod mutex_init;
 mod stmt;
 mod thread_end;
 mod vla;
@@ -874,6 +875,9 @@ impl<'a> Lowerer<'a> {
             return Err(e);
         }
         if let Some(e) = detach::detached_join(&prog, &reach, &self_detaches) {
+            return Err(e);
+        }
+        if let Some(e) = mutex_init::non_default_mutex(&prog, &reach) {
             return Err(e);
         }
         Ok(prog)
