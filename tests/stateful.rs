@@ -18,6 +18,9 @@ use yogar::frontend;
 use yogar::ir::{DataModel, Program};
 use yogar::verdict::UnknownReason;
 
+#[path = "common/witness.rs"]
+mod witness;
+
 fn programs() -> Vec<(PathBuf, String)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stateful");
     let mut out: Vec<(PathBuf, String)> = std::fs::read_dir(&dir)
@@ -177,25 +180,8 @@ fn false_twins_have_witnesses_that_replay_confirms() {
             continue;
         }
         let witness = tmp.join(format!("{checked}.graphml"));
-        let verify = Command::new(env!("CARGO_BIN_EXE_yogar"))
-            .args(["verify", "--engine", "stateful", "--witness"])
-            .arg(&witness)
-            .arg(&path)
-            .output()
-            .expect("verify runs");
-        if verify.status.code() != Some(10) {
-            failures.push(format!("{}: verify did not answer FALSE", path.display()));
-            continue;
-        }
-        let replay = Command::new(env!("CARGO_BIN_EXE_yogar"))
-            .arg("replay")
-            .arg(&path)
-            .arg(&witness)
-            .output()
-            .expect("replay runs");
-        let out = String::from_utf8_lossy(&replay.stdout);
-        if replay.status.code() != Some(0) || !out.contains("witness confirmed") {
-            failures.push(format!("{}: {}", path.display(), out.trim()));
+        if let Err(why) = witness::verify_then_replay(&["--engine", "stateful"], &path, &witness) {
+            failures.push(why);
         }
         checked += 1;
     }

@@ -3,7 +3,9 @@
 //! witness-guided run unless the program says otherwise.
 
 use std::path::Path;
-use std::process::Command;
+
+#[path = "common/witness.rs"]
+mod common;
 
 #[test]
 fn every_false_verdict_has_a_witness_that_replay_confirms() {
@@ -26,36 +28,21 @@ fn every_false_verdict_has_a_witness_that_replay_confirms() {
         }
         let unwind = head.split("unwind:").nth(1).map(str::trim).unwrap_or("2");
         let witness = tmp.join(format!("{checked}.graphml"));
-        let verify = Command::new(env!("CARGO_BIN_EXE_yogar"))
-            .args(["verify", "--unwind", unwind, "--witness"])
-            .arg(&witness)
-            .arg(&path)
-            .output()
-            .expect("verify runs");
-        if verify.status.code() != Some(10) {
-            failures.push(format!("{}: verify did not answer FALSE", path.display()));
-            continue;
-        }
-        let replay = Command::new(env!("CARGO_BIN_EXE_yogar"))
-            .arg("replay")
-            .arg(&path)
-            .arg(&witness)
-            .output()
-            .expect("replay runs");
-        let out = String::from_utf8_lossy(&replay.stdout);
-        if replay.status.code() != Some(0) || !out.contains("witness confirmed") {
-            failures.push(format!("{}: {}", path.display(), out.trim()));
-        } else if !text.contains("// replay: needs search")
-            && !String::from_utf8_lossy(&replay.stderr)
-                .contains("replay: 0 runs before the confirming one")
-        {
+        match common::verify_then_replay(&["--unwind", unwind], &path, &witness) {
+            Err(why) => failures.push(why),
             // The witness alone should lead the first run to the error; a program where the
             // run cannot make the equation's steps says so in a `// replay: needs search` line.
-            failures.push(format!(
-                "{}: the witness-guided run missed: {}",
-                path.display(),
-                out.trim()
-            ));
+            Ok(stats)
+                if !text.contains("// replay: needs search")
+                    && !stats.contains("replay: 0 runs before the confirming one") =>
+            {
+                failures.push(format!(
+                    "{}: the witness-guided run missed: {}",
+                    path.display(),
+                    stats.trim()
+                ))
+            }
+            Ok(_) => {}
         }
         checked += 1;
     }
