@@ -179,8 +179,14 @@ impl<'c, 'a> Fixpoint<'c, 'a> {
 
     /// One descending step: every state recomputed from the current ones (entry, the
     /// predecessors' transfer, the creations, then the interference from the current source
-    /// states). From a post-fixpoint `X` of the (monotone) system `F`, `F(X)` is again a
-    /// post-fixpoint below `X`, so every step keeps the states sound and can only tighten them.
+    /// states), then met with the current state. From a post-fixpoint `X` of the (monotone)
+    /// system `F`, `F(X) ⊓ X` is again a post-fixpoint below `X`: `F(F(X) ⊓ X) ⊑ F(X)` by
+    /// monotonicity and `F(X) ⊑ X`. The meet matters because the interference closure below
+    /// may widen (a location's growths already exceed the limit after the ascending phase),
+    /// and a widened closure `F_w(X) ⊒ F(X)` alone can overshoot `X` at one location while its
+    /// successor, computed from the old `X`, is tighter: a certificate that is not inductive
+    /// (seen on the stack tasks: `0 ≤ curr ≤ 640` before `tmp := curr` but `tmp ≤ 639` after).
+    /// With the meet, `F(X) ⊑ F_w(X) ⊓ X` still holds and the argument above goes through.
     fn narrow(&mut self, main_entry: &State) -> Result<(), GiveUp> {
         let cx = self.cx;
         let mut new: SecondaryMap<TemplateId, Vec<State>> = SecondaryMap::new();
@@ -205,10 +211,11 @@ impl<'c, 'a> Fixpoint<'c, 'a> {
         }
         for (t, tpl) in cx.tpls.templates.iter() {
             for l in tpl.body.instrs.keys() {
+                let mut s = std::mem::take(&mut new[t][l.index()]);
                 if self.interferable(t, l) && !self.drop_interference {
-                    let s = std::mem::take(&mut new[t][l.index()]);
-                    new[t][l.index()] = self.close(t, l, s)?;
+                    s = self.close(t, l, s)?;
                 }
+                new[t][l.index()] = s.meet(&self.states[t][l.index()]);
             }
         }
         self.states = new;
