@@ -28,6 +28,7 @@ use crate::prove::{GiveUp, Instances, TemplateId};
 
 use super::ctx::Ctx;
 use super::keys::{KeyKind, FREE, HELD_OTHER, HELD_SELF};
+use super::loop_writes::LoopWrites;
 use super::pointsto::dst_of;
 use super::transfer::{step, Out};
 
@@ -57,6 +58,8 @@ pub struct Fixpoint<'c, 'a> {
     pub mhp: SecondaryMap<TemplateId, Vec<bool>>,
     /// Test-only sabotage: drop every interfering step (the checker must then reject).
     pub drop_interference: bool,
+    /// Per template, what its loops write (widening at a head spares the rest).
+    loop_writes: SecondaryMap<TemplateId, Option<LoopWrites>>,
 }
 
 impl<'c, 'a> Fixpoint<'c, 'a> {
@@ -73,6 +76,11 @@ impl<'c, 'a> Fixpoint<'c, 'a> {
             } else {
                 vec![true; n]
             };
+        }
+        let mut loop_writes = SecondaryMap::new();
+        let pts = super::pointsto::PointsTo::of(cx.tpls);
+        for (t, tpl) in cx.tpls.templates.iter() {
+            loop_writes[t] = Some(LoopWrites::of(&tpl.body, &pts));
         }
         let mut steps = Vec::new();
         for (u, tpl) in cx.tpls.templates.iter() {
@@ -102,6 +110,7 @@ impl<'c, 'a> Fixpoint<'c, 'a> {
             steps,
             mhp,
             drop_interference: false,
+            loop_writes,
         }
     }
 
@@ -239,7 +248,12 @@ impl<'c, 'a> Fixpoint<'c, 'a> {
             .values()
             .any(|lp| lp.head == l);
         let merged = if *g > WIDEN_AFTER && (head || l.index() == 0) {
-            old.widen(&old.join(&new), &|v| cx.range(v), &cx.thresholds)
+            let joined = old.join(&new);
+            let mut w = old.widen(&joined, &|v| cx.range(v), &cx.thresholds);
+            if let Some(lw) = &self.loop_writes[t] {
+                lw.unwiden(cx, l, &mut w, &joined);
+            }
+            w
         } else {
             old.join(&new)
         };

@@ -26,6 +26,7 @@ pub mod emit;
 pub mod eval;
 pub mod fixpoint;
 pub mod keys;
+pub mod loop_writes;
 pub mod pointsto;
 pub mod transfer;
 
