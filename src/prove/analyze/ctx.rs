@@ -39,6 +39,8 @@ pub struct Ctx<'a> {
     mentioned: SecondaryMap<VarId, bool>,
     /// Test-only sabotage: `+` adds one more than the program does.
     pub add_off_by_one: bool,
+    /// The private keys (set by the analyser after the global keys are known).
+    pub private: super::private_keys::PrivateKeys,
 }
 
 impl<'a> Ctx<'a> {
@@ -94,6 +96,7 @@ impl<'a> Ctx<'a> {
             int_ty,
             mentioned,
             add_off_by_one: false,
+            private: Default::default(),
         }
     }
     /// Whether some template reads, writes or takes the address of `v` directly (facts

@@ -28,6 +28,7 @@ pub mod fixpoint;
 pub mod keys;
 pub mod loop_writes;
 pub mod pointsto;
+pub mod private_keys;
 pub mod transfer;
 
 use crate::ir::{InstrKind, Loc, PlaceBase, VarData, VarKind};
@@ -60,6 +61,22 @@ pub fn analyze(templates: &mut Templates) -> Result<Certificate, GiveUp> {
 
 /// [`analyze`] with deliberate mistakes (tests only).
 pub fn analyze_with(templates: &mut Templates, sabotage: Sabotage) -> Result<Certificate, GiveUp> {
+    analyze_opts(templates, sabotage, false)
+}
+
+/// [`analyze`] partitioning also by private keys ([`private_keys`]): more precise, and on
+/// some programs far more partitions, so the prover tries it only when the plain analysis's
+/// certificate is rejected ([`crate::prove::run`]).
+pub fn analyze_private(templates: &mut Templates) -> Result<Certificate, GiveUp> {
+    analyze_opts(templates, Sabotage::default(), true)
+}
+
+/// The analysis with deliberate mistakes (tests only) and, when `private`, private keys.
+pub fn analyze_opts(
+    templates: &mut Templates,
+    sabotage: Sabotage,
+    private: bool,
+) -> Result<Certificate, GiveUp> {
     let (mut keys, lock_writes) = keys::choose(templates);
     let inits = keys::init_values(templates);
     let prog = &mut templates.program;
@@ -85,6 +102,11 @@ pub fn analyze_with(templates: &mut Templates, sabotage: Sabotage) -> Result<Cer
     let templates: &Templates = templates;
     let mut cx = Ctx::new(templates, keys, lock_writes, int_ty, &ghosts);
     cx.add_off_by_one = sabotage.add_off_by_one;
+    cx.private = if private {
+        private_keys::PrivateKeys::choose(templates, cx.keys.len())
+    } else {
+        private_keys::PrivateKeys::none(cx.keys.len())
+    };
     let main_entry = main_entry(&cx, &inits);
     let mut fx = Fixpoint::new(&cx);
     fx.drop_interference = sabotage.drop_interference;
@@ -121,6 +143,8 @@ fn main_entry(cx: &Ctx, inits: &std::collections::HashMap<crate::ir::VarId, Opti
             KeyKind::Flag => inits.get(&k.var).copied().flatten().unwrap_or(0) as u8,
         })
         .collect();
+    let mut key = key;
+    cx.private.extend(&mut key);
     State::single(key, env)
 }
 
