@@ -221,10 +221,10 @@ impl Engine {
     pub fn checks(self, property: &Property) -> bool {
         match property {
             Property::UnreachCall => true,
-            Property::NoDataRace | Property::NoOverflow => {
+            Property::NoDataRace | Property::NoOverflow | Property::ValidMemsafety => {
                 matches!(self, Engine::Yogar | Engine::Dpor)
             }
-            Property::ValidMemsafety | Property::Other(_) => false,
+            Property::Other(_) => false,
         }
     }
 
@@ -297,6 +297,7 @@ pub fn symbolic_execution(
     let start = Instant::now();
     let mut symex = opts.symex.clone();
     symex.overflow_checks = opts.property == Property::NoOverflow;
+    symex.memsafety = opts.property == Property::ValidMemsafety;
     // Symbolic execution of a large program can take long by itself: it watches the deadline.
     if let Some(t) = opts.timeout {
         let d = start + t;
@@ -408,8 +409,8 @@ pub fn check_reason(
             what: what.clone(),
             at: Some(at),
         },
-        CheckKind::Overflow => {
-            UnknownReason::Internal(format!("an overflow check at {at} taken for another check"))
+        CheckKind::Overflow | CheckKind::Memory(_) => {
+            UnknownReason::Internal(format!("a property check at {at} taken for another check"))
         }
         CheckKind::InvalidRead => UnknownReason::Unsupported {
             what: crate::symex::INVALID_READ.into(),
