@@ -34,6 +34,8 @@ pub(super) struct Object {
     /// Offset → (what the pointer stored there points to, its size in bytes).
     pub provs: BTreeMap<u64, (Prov, u8)>,
     pub alive: bool,
+    /// A `malloc`/`calloc` result: the only objects `free` may free (valid-memsafety).
+    pub heap: bool,
     /// Only its own thread can ever reach it (a local whose address is never taken, or one
     /// the sharing pass finds private, see `private_locals`): its accesses are not
     /// scheduling-relevant and are not logged.
@@ -112,6 +114,7 @@ impl<'p> Machine<'p> {
             bytes: vec![0; size as usize],
             provs: BTreeMap::new(),
             alive: true,
+            heap: false,
             private,
             escapes: false,
             undef: None,

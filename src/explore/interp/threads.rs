@@ -286,6 +286,9 @@ impl<'p> Machine<'p> {
             }
             InstrKind::ThreadExit(e) => {
                 let v = self.eval_scalar(cx, e)?;
+                if self.memsafety && t == 0 {
+                    self.memtrack_at_exit()?;
+                }
                 self.finish_thread(t, Some(v));
             }
             InstrKind::ThreadSelf { dst } => {
