@@ -381,8 +381,8 @@ fn witnesses_replay(suite: &Suite, confirmed: &str) {
                 .expect("replay runs");
             let said = String::from_utf8_lossy(&replay.stdout);
             // Replay names the memory-safety violation it reached: the verdict's.
-            let same_kind = case.violation.is_none()
-                || said.contains(&format!("({})", violation.name()));
+            let same_kind =
+                case.violation.is_none() || said.contains(&format!("({})", violation.name()));
             if replay.status.code() != Some(0) || !said.contains(confirmed) || !same_kind {
                 failures.push(format!(
                     "{} ({engine}): {}",

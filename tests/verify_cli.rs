@@ -98,7 +98,13 @@ fn other_properties_and_bad_requests() {
     assert_eq!((code, last(&out)), (0, "TRUE"));
     let (code, out, _) = verify(
         &dir,
-        &["--engine", "cegar", "--property", "valid-memsafety.prp", "p.c"],
+        &[
+            "--engine",
+            "cegar",
+            "--property",
+            "valid-memsafety.prp",
+            "p.c",
+        ],
     );
     assert_eq!((code, last(&out)), (5, "UNKNOWN (unsupported property)"));
     // no-overflow is checked by the default engine and dpor, by no other; the reachable
@@ -110,10 +116,7 @@ fn other_properties_and_bad_requests() {
         &["--engine", "cegar", "--property", "no-overflow.prp", "p.c"],
     );
     assert_eq!((code, last(&out)), (5, "UNKNOWN (unsupported property)"));
-    let (code, out, _) = verify(
-        &dir,
-        &["--property", "termination.prp", "--json", "p.c"],
-    );
+    let (code, out, _) = verify(&dir, &["--property", "termination.prp", "--json", "p.c"]);
     assert_eq!(code, 5);
     let v: serde_json::Value = serde_json::from_str(&out[0]).unwrap();
     assert_eq!(

@@ -272,7 +272,7 @@ impl Engine {
         if let Some(explorer) = self.explorer() {
             return crate::explore::verify(prog, opts, explorer, opts.max_executions);
         }
-        let sharing = Sharing::analyse(prog);
+        let sharing = Sharing::analyse_with(prog, opts.property == Property::NoDataRace);
         let mut stats = EngineStats::default();
         match symbolic_execution(prog, &sharing, opts, &mut stats) {
             Ok(out) => {
@@ -298,6 +298,7 @@ pub fn symbolic_execution(
     let mut symex = opts.symex.clone();
     symex.overflow_checks = opts.property == Property::NoOverflow;
     symex.memsafety = opts.property == Property::ValidMemsafety;
+    symex.free_writes = opts.property == Property::NoDataRace;
     // Symbolic execution of a large program can take long by itself: it watches the deadline.
     if let Some(t) = opts.timeout {
         let d = start + t;

@@ -1017,7 +1017,7 @@ impl Symex<'_, '_, '_> {
                 });
             }
         }
-        self.close_memsafety(&mut inserts);
+        self.close_memsafety(&mut inserts, &mut sections);
         for (t, list) in inserts {
             // An open access's own block is its section's (`OpenAccess::atomic`, the path's
             // section), unless it is the block of its bytes, made above.

@@ -104,6 +104,23 @@ pub(super) struct Liveness {
     heap: BTreeMap<ObjId, ()>,
     pending: Vec<Pending>,
     ends: Vec<ProgramEnd>,
+    /// The frees whose writes to the cells of the freed object are still to be made
+    /// ([`super::SymexOptions::free_writes`]).
+    free_writes: Vec<FreeWrite>,
+}
+
+/// A `free` as a write of every cell of the object (no-data-race), made once every thread
+/// has run and so every cell of the object exists.
+pub(super) struct FreeWrite {
+    /// The path's guard and "the pointer is not null".
+    guard: Lit,
+    obj_part: BitVec,
+    may: Option<ObjSet>,
+    thread: Thread,
+    pos: usize,
+    /// The path's atomic section, if any.
+    atomic: Option<AtomicBlock>,
+    loc: Loc,
 }
 
 /// Reason of a memtrack check reachability is not decided for.
@@ -269,6 +286,9 @@ impl Symex<'_, '_, '_> {
     /// memory: no error of unreach-call depends on it... other than through undefined
     /// behaviour, which only valid-memsafety asks about).
     pub(super) fn free(&mut self, p: &Expr, s: &mut State) -> Result<(), SymexError> {
+        if self.opts.free_writes && !self.init_mode {
+            return self.free_as_write(p, s);
+        }
         if !self.memsafety_on() {
             return Ok(());
         }
@@ -312,6 +332,86 @@ impl Symex<'_, '_, '_> {
         self.check(CheckKind::Memory(Violation::ValidFree), bad);
         s.guard = self.enc.and(s.guard, !bad);
         Ok(())
+    }
+
+    /// `free(p)` under no-data-race: a write of every cell of the heap object `p` designates,
+    /// made by [`Symex::close_memsafety`] (the cells of an object are made on first access,
+    /// by any thread). Each cell is read and written back with the value read, in one atomic
+    /// step: the values the program sees are unchanged (the engines do not model the
+    /// lifetime under this property), but the free is a write that races with an access of
+    /// another thread it is not ordered with, as the interpreter's free is.
+    fn free_as_write(&mut self, p: &Expr, s: &mut State) -> Result<(), SymexError> {
+        let v = self.eval_scalar(p, s, None)?;
+        let zero = self.enc.bv_const(v.width(), 0);
+        let null = self.enc.bv_eq(&v, &zero);
+        let g = self.enc.and(s.guard, !null);
+        if self.enc.const_value(g) == Some(false) {
+            return Ok(());
+        }
+        let v = self.resize(&v, self.mem.ptr_bits, false);
+        let (obj_part, _) = self.split_pointer(&v, 0);
+        let may = self.may_of(Via::Pointer(p));
+        self.effects.push(g);
+        self.live_state.free_writes.push(FreeWrite {
+            guard: g,
+            obj_part,
+            may,
+            thread: self.cur,
+            pos: self.eq.threads[self.cur].items.len(),
+            atomic: s.block(),
+            loc: self.loc,
+        });
+        Ok(())
+    }
+
+    /// The events of the frees of [`Symex::free_as_write`], into `inserts`.
+    fn close_free_writes(
+        &mut self,
+        inserts: &mut BTreeMap<Thread, Vec<(usize, EventData, Loc, bool)>>,
+        sections: &mut std::collections::HashSet<AtomicBlock>,
+    ) {
+        for f in std::mem::take(&mut self.live_state.free_writes) {
+            sections.extend(f.atomic);
+            let objs: Vec<ObjId> = self
+                .mem
+                .objects
+                .iter()
+                .filter(|(o, obj)| obj.kind == ObjKind::Heap && self.may_hold(&f.may, *o))
+                .map(|(o, _)| o)
+                .collect();
+            for o in objs {
+                if self.private_owner.contains_key(&o) && !self.broken.contains(&o) {
+                    // Private to one thread: no other thread's access to race with.
+                    continue;
+                }
+                let h = self.hits_object(&f.obj_part, o, f.guard);
+                if self.enc.const_value(h) == Some(false) {
+                    continue;
+                }
+                let cells: Vec<(u32, Location)> =
+                    self.mem.objects[o].cells.values().copied().collect();
+                if cells.is_empty() {
+                    continue;
+                }
+                let block = f.atomic.unwrap_or_else(|| self.eq.new_atomic_block());
+                let list = inserts.entry(f.thread).or_default();
+                for (bits, loc) in cells {
+                    let value = self.enc.bv_fresh(bits);
+                    let mut data = EventData {
+                        thread: f.thread,
+                        location: loc,
+                        kind: AccessKind::Read,
+                        guard: h,
+                        value,
+                        atomic: Some(block),
+                        source: None,
+                    };
+                    list.push((f.pos, data.clone(), f.loc, false));
+                    data.kind = AccessKind::Write;
+                    list.push((f.pos, data, f.loc, false));
+                }
+            }
+        }
     }
 
     /// The flag events of a `free` for heap object `o`, emitted now: (hit, double free).
@@ -414,14 +514,17 @@ impl Symex<'_, '_, '_> {
         }
     }
 
-    /// Once every thread has run: the deferred checks and the memtrack checks, whose flag
-    /// reads go into `inserts` (position, event, where, whether it continues the previous
-    /// one), for `access::close_open_accesses` to place with its own.
+    /// Once every thread has run: the writes of frees (no-data-race), the deferred checks and
+    /// the memtrack checks, whose events go into `inserts` (position, event, where, whether it
+    /// continues the previous one), for `access::close_open_accesses` to place with its own;
+    /// the atomic sections those events lie in go into `sections`.
     #[allow(clippy::type_complexity)]
     pub(super) fn close_memsafety(
         &mut self,
         inserts: &mut BTreeMap<Thread, Vec<(usize, EventData, Loc, bool)>>,
+        sections: &mut std::collections::HashSet<AtomicBlock>,
     ) {
+        self.close_free_writes(inserts, sections);
         if !self.opts.memsafety {
             return;
         }
@@ -439,6 +542,7 @@ impl Symex<'_, '_, '_> {
                     atomic: p.atomic,
                     source: None,
                 };
+                sections.extend(p.atomic);
                 let list = inserts.entry(p.thread).or_default();
                 list.push((p.pos, data.clone(), p.loc, false));
                 if write {

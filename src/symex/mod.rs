@@ -62,6 +62,9 @@ pub struct SymexOptions {
     /// Model the liveness of heap and stack objects and make a [`CheckKind::Memory`] for
     /// every dereference, `free` and the end of `main` (valid-memsafety, see `memsafety`).
     pub memsafety: bool,
+    /// A `free` writes every cell of the object it frees (no-data-race: a free races with an
+    /// access of another thread to the object it is not ordered with).
+    pub free_writes: bool,
 }
 
 impl Default for SymexOptions {
@@ -75,6 +78,7 @@ impl Default for SymexOptions {
             deadline: None,
             overflow_checks: false,
             memsafety: false,
+            free_writes: false,
         }
     }
 }

@@ -193,7 +193,7 @@ impl<'p> Machine<'p> {
                         return trap("free of a pointer that is not a live allocation");
                     }
                     cx.before_write()?;
-                    self.kill(o);
+                    self.free_object(o);
                 }
                 self.advance(t);
             }

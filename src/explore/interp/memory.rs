@@ -160,6 +160,17 @@ impl<'p> Machine<'p> {
         self.obj_mut(o).alive = false;
     }
 
+    /// `free`: a write of all its bytes (a data access, which races with an unordered access
+    /// of another thread under no-data-race, unlike the lifetime write of [`Machine::kill`]),
+    /// then the object dies.
+    pub(super) fn free_object(&mut self, o: ObjId) {
+        let n = self.obj(o).bytes.len() as u64;
+        if n > 0 {
+            self.log(o, 0, n, true, 0);
+        }
+        self.kill(o);
+    }
+
     /// The object and offset a pointer designates, dereferenced by thread `t`.
     pub(super) fn deref(&self, t: usize, p: Scalar) -> R<(ObjId, u64)> {
         if p.sym.is_some() {

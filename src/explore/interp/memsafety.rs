@@ -56,7 +56,7 @@ impl<'p> Machine<'p> {
             return violation(self, Violation::ValidFree);
         }
         before_write()?;
-        self.kill(o);
+        self.free_object(o);
         Ok(())
     }
 
