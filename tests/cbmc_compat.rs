@@ -37,9 +37,37 @@ fn verify(args: &[&str]) -> (i32, String) {
     )
 }
 
+/// The README's CBMC-style example: the README shows this file's program and the two commands
+/// run here, with the verdicts checked here.
 #[test]
 fn the_readme_cbmc_program_with_and_without_a_define() {
-    let p = root().join("tests/programs/readme_cbmc_style_false.c");
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let file = "tests/programs/readme_cbmc_style_false.c";
+    let text = std::fs::read_to_string(root().join(file)).unwrap();
+    let program: String = text
+        .lines()
+        .skip_while(|l| l.starts_with("//"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(
+        readme.contains(&format!("```c\n{program}```")),
+        "the README shows {file}"
+    );
+    for (command, verdict) in [
+        (
+            format!("$ yogar verify --unwind 2 {file}"),
+            "FALSE(unreach-call)",
+        ),
+        (
+            format!("$ yogar verify --unwind 2 -D ATOMIC_UPDATE {file}"),
+            "TRUE",
+        ),
+    ] {
+        let at = readme.find(&command).unwrap_or_else(|| panic!("{command}"));
+        let shown = readme[at..].lines().nth(2).unwrap_or("");
+        assert!(shown.starts_with(verdict), "{command}: {shown}");
+    }
+    let p = root().join(file);
     let p = p.to_str().unwrap();
     assert_eq!(verify(&[p]), (10, "FALSE(unreach-call)".into()));
     assert_eq!(verify(&["-D", "ATOMIC_UPDATE", p]), (0, "TRUE".into()));
