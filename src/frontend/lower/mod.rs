@@ -15,7 +15,7 @@ mod expr;
 mod float;
 mod fold;
 mod init;
-mod mutex_init;
+mod mutex_kinds;
 mod stmt;
 mod thread_end;
 mod vla;
@@ -145,6 +145,9 @@ pub(crate) struct Lowerer<'a> {
     pub error_label: Option<String>,
     /// What is known of `_Atomic` objects (see `atomic_objects`).
     pub atomic: atomic_objects::AtomicInfo,
+    /// Whether mutexes may have kinds and attribute objects keep detach states (see
+    /// `mutex_kinds`).
+    pub kinds: mutex_kinds::KindUse,
 }
 
 pub fn lower_unit(
@@ -214,6 +217,7 @@ pub fn lower_unit(
         entry: options.entry.clone().unwrap_or_else(|| "main".to_string()),
         error_label: options.error_label.clone(),
         atomic: Default::default(),
+        kinds: mutex_kinds::uses_mutex_kinds(unit),
     };
     for ext in &unit.0 {
         match &ext.node {
@@ -853,6 +857,7 @@ impl<'a> Lowerer<'a> {
         }
         let poisoned = std::mem::take(&mut self.poisoned);
         let self_detaches = std::mem::take(&mut self.detaches);
+        let kinds = self.kinds;
         let mut prog = Program {
             types: self.types,
             vars: self.vars,
@@ -877,7 +882,7 @@ impl<'a> Lowerer<'a> {
         if let Some(e) = detach::detached_join(&prog, &reach, &self_detaches) {
             return Err(e);
         }
-        if let Some(e) = mutex_init::non_default_mutex(&prog, &reach) {
+        if let Some(e) = mutex_kinds::kind_written(&prog, &reach, kinds.mutex_kinds) {
             return Err(e);
         }
         Ok(prog)
