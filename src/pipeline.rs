@@ -362,6 +362,8 @@ fn stateful_in_auto(
         deadline: Some(Instant::now() + prover_share(deadline)),
         max_domain: stateful::MAX_DOMAIN,
         drop_successor: None,
+        por: true,
+        por_fault: None,
     };
     let found = std::panic::catch_unwind(AssertUnwindSafe(|| stateful::run(prog, &opts))).ok()?;
     match found.verdict {
