@@ -43,6 +43,7 @@
 //! - Else `a, a1 … an` is a run from `s` (`a` is independent of all of them; `an` still ends
 //!   badly, since what it reads is unchanged), so `a`'s successor `s'` in `S` has a bad run
 //!   of length `n`, and `s -> s'` is an edge of `H`: the longest `H`-path from `s'` is shorter.
+//!
 //! Either way the induction hypothesis applies. With `s` the initial state: no run of the
 //! program ends badly. (d) is what excludes the ignoring problem, where a thread that loops
 //! on local steps forever would be the only one ever expanded; the search ensures it by

@@ -146,6 +146,14 @@ pub fn search<'p>(prog: &'p Program, opts: &Options) -> Searched<'p> {
     out
 }
 
+/// What [`expand`] gives: the transitions (with the canonical forms computed on the way), the
+/// wide input met, and the ample thread.
+type Expansion<'p> = (
+    Vec<(Succ<'p>, Option<Canonical>)>,
+    Option<Unenumerable>,
+    Option<usize>,
+);
+
 /// The transitions the search takes from `m`, with the canonical forms it already computed,
 /// the wide input met, and the thread `m` was reduced to (`None`: every runnable thread's
 /// transitions). With the reduction on, the first runnable thread (of at least two) whose
@@ -157,11 +165,7 @@ fn expand<'p>(
     store: &Store,
     live: &CanonInfo,
     opts: &Options,
-) -> (
-    Vec<(Succ<'p>, Option<Canonical>)>,
-    Option<Unenumerable>,
-    Option<usize>,
-) {
+) -> Expansion<'p> {
     let runnable = m.runnable();
     if !opts.por || runnable.len() < 2 {
         let (succs, wide) = successors(m, opts.max_domain);
