@@ -442,6 +442,7 @@ fn stat_lines(s: &engine::EngineStats) -> Vec<(&'static str, Value)> {
             ("input classes", e.input_classes.into()),
             ("paths covered", e.paths.into()),
             ("stored states", e.states.into()),
+            ("reduced states", e.reduced_states.into()),
             ("certificate check time", secs(e.check_time.as_secs_f64())),
         ]);
     }

@@ -16,6 +16,7 @@ mod child;
 mod engines;
 mod explore;
 mod growth;
+mod prove;
 mod regress;
 mod rsmc;
 mod runs;
@@ -26,7 +27,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 /// The sections, in the order they run.
-pub const SECTIONS: &[&str] = &["solvers", "engines", "growth", "explore", "rsmc"];
+pub const SECTIONS: &[&str] = &["solvers", "engines", "growth", "explore", "rsmc", "prove"];
 
 /// How to run the sections.
 #[derive(Clone, Debug, Default)]
@@ -182,6 +183,10 @@ fn run(args: &[String]) -> u8 {
                 true
             }
             "rsmc" => rsmc::run(&options),
+            "prove" => {
+                prove::run(&options);
+                true
+            }
             _ => true,
         };
         if !agreed {
