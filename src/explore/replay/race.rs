@@ -41,6 +41,11 @@ fn next_steps(m: &Machine) -> Vec<(usize, sched::Step)> {
 
 /// A data race between two threads' next steps in `m`, if there is one.
 pub fn at(m: &Machine) -> Option<Race> {
+    at_matching(m, &|_| true)
+}
+
+/// A data race between two threads' next steps in `m` that `accept` takes, if there is one.
+pub fn at_matching(m: &Machine, accept: &dyn Fn(&Race) -> bool) -> Option<Race> {
     let steps = next_steps(m);
     for (i, (t1, s1)) in steps.iter().enumerate() {
         for (t2, s2) in &steps[i + 1..] {
@@ -56,10 +61,13 @@ pub fn at(m: &Machine) -> Option<Race> {
                                 .find(|it| it.access.as_ref() == Some(x))
                                 .map_or(s.loc, |it| it.loc)
                         };
-                        return Some(Race {
+                        let race = Race {
                             first: (*t1, loc(s1, a)),
                             second: (*t2, loc(s2, b)),
-                        });
+                        };
+                        if accept(&race) {
+                            return Some(race);
+                        }
                     }
                 }
             }
