@@ -12,7 +12,9 @@
 //! - a nondet input: a `function_return` with `\result == v` at the call;
 //! - the end: one `target` at the violation (reach_error, the overflow, the invalid access of
 //!   a memory-safety property); for a data race, the final segment holds the two racing
-//!   accesses as two `target`s, which nothing orders apart from their adjacency.
+//!   accesses as two `target`s, which nothing orders apart from their adjacency (the other
+//!   accesses of the two racing steps — an atomic section's — are left out: they happen with
+//!   the target's step, not before it).
 //!
 //! Locations give the line only (no column: the counterexample does not know one), and no
 //! function (the trace knows the thread's entry function, not always the function of the line).
@@ -184,6 +186,12 @@ pub fn violation_witness_yaml(meta: &WitnessMeta, trace: &Trace) -> Result<Strin
             }
             continue;
         };
+        // Other accesses after the first racing one are the rest of the racing steps (an
+        // atomic section's other accesses): the targets stand for those steps.
+        let access = matches!(s.kind, Step::Assign { .. } | Step::Access);
+        if access && !racing.contains(&k) && racing[0] != usize::MAX && k > racing[0] {
+            continue;
+        }
         if racing.contains(&k) {
             targets.push(WaypointItem {
                 waypoint: waypoint(WaypointType::Target, s.thread, line, None),

@@ -402,8 +402,7 @@ pub fn compare(outcomes: &[Outcome]) -> (String, Vec<String>) {
                 VerdictClass::False => e.2 += 1,
                 VerdictClass::None => {}
             }
-            if class(o) != VerdictClass::None && reference.is_some() && o.engine != DEFAULT_ENGINE
-            {
+            if class(o) != VerdictClass::None && reference.is_some() && o.engine != DEFAULT_ENGINE {
                 e.3 += 1;
             }
         }
