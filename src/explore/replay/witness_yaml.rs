@@ -128,11 +128,7 @@ fn reachable(prog: &Program, entry: FuncId) -> HashSet<FuncId> {
                 InstrKind::Call {
                     callee: Callee::Direct(g),
                     ..
-                } => {
-                    if seen.insert(*g) {
-                        todo.push(*g);
-                    }
-                }
+                } if seen.insert(*g) => todo.push(*g),
                 InstrKind::Call {
                     callee: Callee::Indirect(_),
                     ..
