@@ -26,6 +26,9 @@ pub struct Limits {
     /// The violation sought is a signed overflow (a no-overflow witness); failed assertions
     /// are then no violations.
     pub overflow: bool,
+    /// The violation sought is one of valid-memsafety (see `interp::memsafety`); failed
+    /// assertions are then no violations.
+    pub memsafety: bool,
     /// (thread, line) the violation must be at (two: the racing accesses, in either order);
     /// a violation elsewhere ends its run unconfirmed. Empty: any violation confirms.
     pub targets: Vec<(usize, u32)>,
@@ -54,6 +57,7 @@ impl Default for Limits {
             timeout: Duration::from_secs(10),
             race: false,
             overflow: false,
+            memsafety: false,
             targets: Vec::new(),
         }
     }
@@ -67,6 +71,8 @@ pub enum ReplayResult {
     Confirmed {
         thread: usize,
         loc: Loc,
+        /// What the violation is (a failed assertion unless a memory-safety violation).
+        violation: crate::verdict::Violation,
         runs: u64,
         steps: u64,
     },
@@ -265,6 +271,7 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
     let m = match Machine::new(prog) {
         Ok(mut m) => {
             m.set_overflow_checks(limits.overflow);
+            m.set_memsafety(limits.memsafety);
             m
         }
         Err(e) => return ReplayResult::NotConfirmed(format!("cannot start the program: {e:?}")),
@@ -356,6 +363,7 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
                 return ReplayResult::Confirmed {
                     thread,
                     loc,
+                    violation: node.m.mem_violation.unwrap_or_default(),
                     runs,
                     steps,
                 };
