@@ -42,6 +42,11 @@ pub fn parse_yaml_witness(text: &str) -> Result<Witness, String> {
     let specification = match task.specification.trim() {
         "" => None,
         s if s.starts_with("CHECK") => Some(s.to_string()),
+        // A memory-safety witness names the subproperty it violates; replay checks all three
+        // at the target's place.
+        "G valid-free" | "G valid-deref" | "G valid-memtrack" => {
+            Some(crate::svcomp::property::VALID_MEMSAFETY_SPEC.to_string())
+        }
         s => Some(format!("CHECK( init(main()), LTL({s}) )")),
     };
     let architecture = match task.data_model.as_str() {
