@@ -8,6 +8,7 @@ use crate::explore::interp::{Machine, NondetRequest, RunEnd};
 
 pub mod race;
 pub mod witness_read;
+pub mod witness_yaml;
 use crate::ir::{InstrKind, Loc, Program};
 use witness_read::WitnessEdge;
 
@@ -28,6 +29,24 @@ pub struct Limits {
     /// The violation sought is one of valid-memsafety (see `interp::memsafety`); failed
     /// assertions are then no violations.
     pub memsafety: bool,
+    /// (thread, line) the violation must be at (two: the racing accesses, in either order);
+    /// a violation elsewhere ends its run unconfirmed. Empty: any violation confirms.
+    pub targets: Vec<(usize, u32)>,
+}
+
+impl Limits {
+    fn at_target(&self, thread: usize, loc: Loc) -> bool {
+        self.targets.is_empty() || self.targets.contains(&(thread, loc.line))
+    }
+
+    fn race_at_target(&self, r: &race::Race) -> bool {
+        let [a, b] = [r.first, r.second].map(|(t, l)| (t, l.line));
+        match self.targets.as_slice() {
+            [] => true,
+            [x, y] => (a, b) == (*x, *y) || (b, a) == (*x, *y),
+            _ => false,
+        }
+    }
 }
 
 impl Default for Limits {
@@ -39,6 +58,7 @@ impl Default for Limits {
             race: false,
             overflow: false,
             memsafety: false,
+            targets: Vec::new(),
         }
     }
 }
@@ -258,8 +278,9 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
     };
     let mut guide = 0;
     let mut stall = 0;
+    let accept = |r: &race::Race| limits.race_at_target(r);
     if limits.race {
-        if let Some(race) = race::at(&m) {
+        if let Some(race) = race::at_matching(&m, &accept) {
             return ReplayResult::RaceConfirmed {
                 race,
                 runs: 0,
@@ -276,6 +297,8 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
         untried,
     }];
     let (mut steps, mut runs, mut discarded, mut traps, mut cut) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    // Violations reached elsewhere than the witness's target.
+    let (mut elsewhere, mut first_elsewhere) = (0u64, None::<(usize, Loc)>);
     let mut first_trap: Option<String> = None;
     while let Some(top) = stack.last_mut() {
         let Some(t) = top.untried.pop() else {
@@ -315,7 +338,7 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
             }
             Ok(()) => {
                 if limits.race {
-                    if let Some(race) = race::at(&node.m) {
+                    if let Some(race) = race::at_matching(&node.m, &accept) {
                         return ReplayResult::RaceConfirmed { race, runs, steps };
                     }
                 }
@@ -331,6 +354,11 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
             }
             // Under no-data-race a failed assertion is no violation: the run ends there.
             Err(RunEnd::Violation { .. }) if limits.race => Some(()),
+            Err(RunEnd::Violation { thread, loc }) if !limits.at_target(thread, loc) => {
+                elsewhere += 1;
+                first_elsewhere.get_or_insert((thread, loc));
+                Some(())
+            }
             Err(RunEnd::Violation { thread, loc }) => {
                 return ReplayResult::Confirmed {
                     thread,
@@ -365,6 +393,13 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
         why.push_str(&format!(
             ", {traps} stopped: {}",
             first_trap.unwrap_or_default()
+        ));
+    }
+    if let Some((t, loc)) = first_elsewhere {
+        why.push_str(&format!(
+            ", {elsewhere} reached a violation elsewhere than the target (first: thread {t} at \
+             line {})",
+            loc.line
         ));
     }
     why.push(')');
