@@ -208,3 +208,15 @@ fn dump() {
         check::check(&ts, &cert, Some(Duration::from_secs(120)))
     );
 }
+
+/// An analysis whose small-variable partitions are wrong (a copy into `a`, `b` or `c` stores
+/// the next value instead) yields a wrong tuple set, and the checker refuses it.
+#[test]
+fn checker_rejects_a_wrong_tuple_set() {
+    let broken = Sabotage {
+        skew_small_copies: true,
+        ..Sabotage::default()
+    };
+    let o = prove_with(&program("small_rotation_true.c"), DataModel::Lp64, broken);
+    assert!(matches!(o, Outcome::Rejected(_)), "{o:?}");
+}

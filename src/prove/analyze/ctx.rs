@@ -39,6 +39,8 @@ pub struct Ctx<'a> {
     mentioned: SecondaryMap<VarId, bool>,
     /// Test-only sabotage: `+` adds one more than the program does.
     pub add_off_by_one: bool,
+    /// Sabotage (tests only): see [`super::Sabotage::skew_small_copies`].
+    pub skew_small_copies: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -94,6 +96,7 @@ impl<'a> Ctx<'a> {
             int_ty,
             mentioned,
             add_off_by_one: false,
+            skew_small_copies: false,
         }
     }
     /// Whether some template reads, writes or takes the address of `v` directly (facts

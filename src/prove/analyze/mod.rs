@@ -46,6 +46,9 @@ pub struct Sabotage {
     pub drop_interference: bool,
     /// Make the transfer function of `+` add one more than the program does.
     pub add_off_by_one: bool,
+    /// Make a copy into a small variable (a flag wider than 0/1) store the next value of its
+    /// range instead (a wrong tuple set).
+    pub skew_small_copies: bool,
 }
 
 /// The method name the verdict line shows.
@@ -84,6 +87,7 @@ pub fn analyze_with(templates: &mut Templates, sabotage: Sabotage) -> Result<Cer
     let templates: &Templates = templates;
     let mut cx = Ctx::new(templates, keys, lock_writes, int_ty, &ghosts);
     cx.add_off_by_one = sabotage.add_off_by_one;
+    cx.skew_small_copies = sabotage.skew_small_copies;
     let main_entry = main_entry(&cx, &inits);
     let mut fx = Fixpoint::new(&cx);
     fx.drop_interference = sabotage.drop_interference;

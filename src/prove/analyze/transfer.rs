@@ -205,24 +205,29 @@ fn key_write(
             Ok(vec![(k, env.clone())])
         }
         KeyKind::Flag => {
+            let max = cx.keys[i].max;
             let itv = match val {
                 Some(Val::Int(x)) => x,
-                _ => Itv::new(0, 1),
+                _ => Itv::new(0, i128::from(max)),
             };
             let mut out = Vec::new();
-            for b in [0u8, 1] {
+            for b in 0..=max {
                 if itv.contains(i128::from(b)) {
                     let mut k = key.clone();
-                    k[i] = b;
+                    k[i] = if cx.skew_small_copies && max > 1 {
+                        (b + 1) % (max + 1)
+                    } else {
+                        b
+                    };
                     out.push((k, env.clone()));
                 }
             }
-            if itv.lo < 0 || itv.hi > 1 {
+            if itv.lo < 0 || itv.hi > i128::from(max) {
                 return Err(unsupported(
                     cx,
                     t,
                     l,
-                    "a flag written a value other than 0 or 1",
+                    "a flag written a value outside its range",
                 ));
             }
             Ok(out)
