@@ -32,8 +32,29 @@ fn unsupported(cx: &Ctx, t: TemplateId, l: InstrId, what: &str) -> GiveUp {
     }
 }
 
-/// Executes the instruction at `(t, l)` on one partition.
+/// Executes the instruction at `(t, l)` on one partition, its phase ghost updates included
+/// (they move the phase keys on every successor, see [`super::phases`]).
 pub fn step(
+    cx: &Ctx,
+    t: TemplateId,
+    l: InstrId,
+    key: &Key,
+    env: &Env,
+    out: &mut Out,
+) -> Result<(), GiveUp> {
+    let start = out.succ.len();
+    step_plain(cx, t, l, key, env, out)?;
+    if let Some(ups) = cx.phase_updates.get(&(t, l)) {
+        for (_, k, _) in &mut out.succ[start..] {
+            for &(i, v) in ups {
+                k[i] = v;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn step_plain(
     cx: &Ctx,
     t: TemplateId,
     l: InstrId,
