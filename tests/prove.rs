@@ -247,7 +247,7 @@ fn checker_rejects_a_wrong_tuple_set() {
 }
 
 /// An analysis whose path facts survive writes (a relation between `z` and `x == y` kept after
-/// `x` and `y` are drawn again) yields a stale relation, and the checker refuses it.
+/// `x` changed) yields a stale relation, and the checker refuses it.
 #[test]
 fn checker_rejects_a_stale_path_fact() {
     let broken = Sabotage {
@@ -255,7 +255,7 @@ fn checker_rejects_a_stale_path_fact() {
         ..Sabotage::default()
     };
     let o = prove_with(
-        &program("branch_correlation_true.c"),
+        &program("branch_correlation_stale_false.c"),
         DataModel::Lp64,
         broken,
     );
