@@ -390,7 +390,7 @@ fn deepen(
         s.set_phase(Phase::Symex);
     }
     let start = Instant::now();
-    let sharing = Sharing::analyse(prog);
+    let sharing = Sharing::analyse_with(prog, *property == Property::NoDataRace);
     times.symex_time += start.elapsed();
     let mut provers_tried = false;
     loop {

@@ -55,7 +55,10 @@ pub fn run(args: &ReplayArgs) -> u8 {
         .as_deref()
         .map_or(Property::UnreachCall, Property::parse);
     match property {
-        Property::UnreachCall | Property::NoDataRace | Property::NoOverflow => {}
+        Property::UnreachCall
+        | Property::NoDataRace
+        | Property::NoOverflow
+        | Property::ValidMemsafety => {}
         _ => {
             println!(
                 "witness not confirmed: its specification is not one replay checks ({})",
@@ -69,19 +72,23 @@ pub fn run(args: &ReplayArgs) -> u8 {
         timeout: std::time::Duration::from_secs_f64(args.timeout),
         race: property == Property::NoDataRace,
         overflow: property == Property::NoOverflow,
+        memsafety: property == Property::ValidMemsafety,
         ..Limits::default()
     };
     match replay(&prog, &witness.edges, &limits) {
         ReplayResult::Confirmed {
             thread,
             loc,
+            violation,
             runs,
             steps,
         } => {
             let what = if limits.overflow {
-                "signed overflow"
+                "signed overflow".to_string()
+            } else if limits.memsafety {
+                format!("memory-safety violation ({})", violation.name())
             } else {
-                "violation"
+                "violation".to_string()
             };
             println!(
                 "witness confirmed: {what} reached at {} in thread {thread}",

@@ -25,6 +25,9 @@ pub struct Limits {
     /// The violation sought is a signed overflow (a no-overflow witness); failed assertions
     /// are then no violations.
     pub overflow: bool,
+    /// The violation sought is one of valid-memsafety (see `interp::memsafety`); failed
+    /// assertions are then no violations.
+    pub memsafety: bool,
 }
 
 impl Default for Limits {
@@ -35,6 +38,7 @@ impl Default for Limits {
             timeout: Duration::from_secs(10),
             race: false,
             overflow: false,
+            memsafety: false,
         }
     }
 }
@@ -47,6 +51,8 @@ pub enum ReplayResult {
     Confirmed {
         thread: usize,
         loc: Loc,
+        /// What the violation is (a failed assertion unless a memory-safety violation).
+        violation: crate::verdict::Violation,
         runs: u64,
         steps: u64,
     },
@@ -245,6 +251,7 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
     let m = match Machine::new(prog) {
         Ok(mut m) => {
             m.set_overflow_checks(limits.overflow);
+            m.set_memsafety(limits.memsafety);
             m
         }
         Err(e) => return ReplayResult::NotConfirmed(format!("cannot start the program: {e:?}")),
@@ -328,6 +335,7 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
                 return ReplayResult::Confirmed {
                     thread,
                     loc,
+                    violation: node.m.mem_violation.unwrap_or_default(),
                     runs,
                     steps,
                 };
