@@ -39,6 +39,10 @@ pub struct Ctx<'a> {
     mentioned: SecondaryMap<VarId, bool>,
     /// Test-only sabotage: `+` adds one more than the program does.
     pub add_off_by_one: bool,
+    /// Sabotage (tests only): see [`super::Sabotage::skew_small_copies`].
+    pub skew_small_copies: bool,
+    /// Phase ghost updates after an instruction: key index and value (see [`super::phases`]).
+    pub phase_updates: HashMap<(TemplateId, InstrId), Vec<(usize, u8)>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -94,6 +98,8 @@ impl<'a> Ctx<'a> {
             int_ty,
             mentioned,
             add_off_by_one: false,
+            skew_small_copies: false,
+            phase_updates: HashMap::new(),
         }
     }
     /// Whether some template reads, writes or takes the address of `v` directly (facts
