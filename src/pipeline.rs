@@ -299,6 +299,17 @@ pub const PROVE_AFTER_BOUND: u32 = 3;
 /// 2, and its state space is proved in 2 s).
 pub const PROVE_EARLY_AFTER: Duration = Duration::from_secs(1);
 
+/// The share of what is left of the run's limit that bound [`PROVE_AFTER_BOUND`] gets while the
+/// provers have not been tried (at least [`TRIAL_AT_LEAST`]): when that bound does not finish
+/// within it, the provers run first and the bound is then tried again with all the time left.
+/// A bound that alone would eat the run (31_simple_loop5_vs needs 30 s at bound 3, its proof
+/// 0.4 s) must not keep the provers from running. Nothing is lost: the interrupted bound is
+/// decided afresh afterwards.
+pub const TRIAL_SHARE: (u32, u32) = (1, 10);
+
+/// The least time bound [`PROVE_AFTER_BOUND`] gets before the provers (see [`TRIAL_SHARE`]).
+pub const TRIAL_AT_LEAST: Duration = Duration::from_secs(2);
+
 /// The prover's time inside `--unwind auto` when the run has no time limit.
 pub const PROVE_TIME_WITHOUT_LIMIT: Duration = Duration::from_secs(60);
 
@@ -439,6 +450,16 @@ fn deepen(
             }
             opts.timeout = Some(left);
         }
+        // The first try of the provers' bound is a trial with a share of the time (see
+        // TRIAL_SHARE).
+        let trial = bound == PROVE_AFTER_BOUND
+            && !provers_tried
+            && options.unwind == Unwind::Auto
+            && *property == Property::UnreachCall;
+        if trial {
+            let budget = prover_share(deadline, started, TRIAL_SHARE).max(TRIAL_AT_LEAST);
+            opts.timeout = Some(opts.timeout.map_or(budget, |t| t.min(budget)));
+        }
         if let Some(s) = &options.status {
             s.set_bound(bound);
             s.set_refinements(0);
@@ -461,10 +482,13 @@ fn deepen(
         }));
         let mut outcome = run.map_err(|_| VerifyError::Crashed)?;
         add_times(&mut times, &outcome.stats);
-        let deeper = matches!(
-            &outcome.verdict,
-            Verdict::Unknown(UnknownReason::BoundTooSmall { .. })
-        );
+        let trial_ended =
+            trial && matches!(&outcome.verdict, Verdict::Unknown(UnknownReason::Timeout));
+        let deeper = trial_ended
+            || matches!(
+                &outcome.verdict,
+                Verdict::Unknown(UnknownReason::BoundTooSmall { .. })
+            );
         if options.unwind != Unwind::Auto || !deeper || bound >= MAX_AUTO_UNWIND {
             let counts = outcome.stats.clone();
             outcome.stats = EngineStats {
@@ -478,7 +502,8 @@ fn deepen(
             return Ok((bound, outcome, None));
         }
         // The prover proves unreach-call only.
-        let early = bound < PROVE_AFTER_BOUND && bound_started.elapsed() > PROVE_EARLY_AFTER;
+        let early = trial_ended
+            || (bound < PROVE_AFTER_BOUND && bound_started.elapsed() > PROVE_EARLY_AFTER);
         let prove_now = bound == PROVE_AFTER_BOUND || early;
         if prove_now
             && !provers_tried
@@ -525,6 +550,10 @@ fn deepen(
                 found.stats.sat_time = times.sat_time;
                 return Ok((bound, found, None));
             }
+        }
+        if trial_ended {
+            // The trial of this bound ran out of its share: again, with all the time left.
+            continue;
         }
         bound = next_bound(bound);
     }
