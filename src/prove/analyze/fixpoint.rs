@@ -28,6 +28,7 @@ use crate::prove::{GiveUp, Instances, TemplateId};
 
 use super::ctx::Ctx;
 use super::keys::{KeyKind, FREE, HELD_OTHER, HELD_SELF};
+use super::loop_writes::LoopWrites;
 use super::pointsto::dst_of;
 use super::transfer::{step, Out};
 
@@ -57,6 +58,8 @@ pub struct Fixpoint<'c, 'a> {
     pub mhp: SecondaryMap<TemplateId, Vec<bool>>,
     /// Test-only sabotage: drop every interfering step (the checker must then reject).
     pub drop_interference: bool,
+    /// Per template, what its loops write (widening at a head spares the rest).
+    loop_writes: SecondaryMap<TemplateId, Option<LoopWrites>>,
 }
 
 impl<'c, 'a> Fixpoint<'c, 'a> {
@@ -73,6 +76,11 @@ impl<'c, 'a> Fixpoint<'c, 'a> {
             } else {
                 vec![true; n]
             };
+        }
+        let mut loop_writes = SecondaryMap::new();
+        let pts = super::pointsto::PointsTo::of(cx.tpls);
+        for (t, tpl) in cx.tpls.templates.iter() {
+            loop_writes[t] = Some(LoopWrites::of(&tpl.body, &pts));
         }
         let mut steps = Vec::new();
         for (u, tpl) in cx.tpls.templates.iter() {
@@ -102,6 +110,7 @@ impl<'c, 'a> Fixpoint<'c, 'a> {
             steps,
             mhp,
             drop_interference: false,
+            loop_writes,
         }
     }
 
@@ -179,8 +188,14 @@ impl<'c, 'a> Fixpoint<'c, 'a> {
 
     /// One descending step: every state recomputed from the current ones (entry, the
     /// predecessors' transfer, the creations, then the interference from the current source
-    /// states). From a post-fixpoint `X` of the (monotone) system `F`, `F(X)` is again a
-    /// post-fixpoint below `X`, so every step keeps the states sound and can only tighten them.
+    /// states), then met with the current state. From a post-fixpoint `X` of the (monotone)
+    /// system `F`, `F(X) ⊓ X` is again a post-fixpoint below `X`: `F(F(X) ⊓ X) ⊑ F(X)` by
+    /// monotonicity and `F(X) ⊑ X`. The meet matters because the interference closure below
+    /// may widen (a location's growths already exceed the limit after the ascending phase),
+    /// and a widened closure `F_w(X) ⊒ F(X)` alone can overshoot `X` at one location while its
+    /// successor, computed from the old `X`, is tighter: a certificate that is not inductive
+    /// (seen on the stack tasks: `0 ≤ curr ≤ 640` before `tmp := curr` but `tmp ≤ 639` after).
+    /// With the meet, `F(X) ⊑ F_w(X) ⊓ X` still holds and the argument above goes through.
     fn narrow(&mut self, main_entry: &State) -> Result<(), GiveUp> {
         let cx = self.cx;
         let mut new: SecondaryMap<TemplateId, Vec<State>> = SecondaryMap::new();
@@ -205,10 +220,11 @@ impl<'c, 'a> Fixpoint<'c, 'a> {
         }
         for (t, tpl) in cx.tpls.templates.iter() {
             for l in tpl.body.instrs.keys() {
+                let mut s = std::mem::take(&mut new[t][l.index()]);
                 if self.interferable(t, l) && !self.drop_interference {
-                    let s = std::mem::take(&mut new[t][l.index()]);
-                    new[t][l.index()] = self.close(t, l, s)?;
+                    s = self.close(t, l, s)?;
                 }
+                new[t][l.index()] = s.meet(&self.states[t][l.index()]);
             }
         }
         self.states = new;
@@ -232,7 +248,12 @@ impl<'c, 'a> Fixpoint<'c, 'a> {
             .values()
             .any(|lp| lp.head == l);
         let merged = if *g > WIDEN_AFTER && (head || l.index() == 0) {
-            old.widen(&old.join(&new), &|v| cx.range(v), &cx.thresholds)
+            let joined = old.join(&new);
+            let mut w = old.widen(&joined, &|v| cx.range(v), &cx.thresholds);
+            if let Some(lw) = &self.loop_writes[t] {
+                lw.unwiden(cx, l, &mut w, &joined);
+            }
+            w
         } else {
             old.join(&new)
         };

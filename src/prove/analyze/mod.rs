@@ -26,6 +26,7 @@ pub mod emit;
 pub mod eval;
 pub mod fixpoint;
 pub mod keys;
+pub mod loop_writes;
 pub mod paths;
 pub mod phases;
 pub mod pointsto;

@@ -7,9 +7,8 @@
 //! memory access, over-approximation) can be reached. Any such check counts as a failure:
 //! never as a pass.
 //!
-//! Every check is one branch of a nondet switch in the VC program's `main`, so one symbolic
-//! execution and one formula hold all of them (in chunks of [`CHUNK`] checks, so that no
-//! formula gets too large). A
+//! Every check is one branch of a nondet switch in the VC program's `main`; the checks go in
+//! chunks of [`CHUNK`], one symbolic execution and one formula per chunk. A
 //! branch havocs every variable it mentions (and, when it dereferences a pointer, every
 //! variable whose address the VC program takes), establishes the pre-invariants, executes
 //! the step and asserts the post-invariant. A variable the branch does not mention is read by
@@ -46,9 +45,13 @@ use crate::engine::{self, EngineOptions, EngineStats};
 use crate::ir::{ExprKind, InstrId, PlaceBase, VarId};
 use crate::sharing::Sharing;
 
-/// Checks per VC program (one solve each). One: each solve then sees only its own check's
-/// formula; with several per program every solve paid for the whole chunk's formula (the
-/// phase-ghost proof of 33_double_lock_p1: 400 per chunk 51 s, 16: 5 s, 1: 1.6 s CPU).
+/// Checks per VC program (one solve each). One: the solves of a chunk all run on its whole
+/// formula, whose other branches the solver explores too, so a solve's cost grows with the
+/// chunk and a chunk's cost about quadratically; compiling and executing one small VC program
+/// per check costs far less (measured on the pthread-ext targets: 43_NetBSD_sysmon_power,
+/// 6085 checks, over 60 s CPU with chunks of 400, 23.7 s with 50, 9.6 s with 10, 7.6 s with 1;
+/// 41_FreeBSD_abd_kbd 32.6 s with 400, 1.8 s with 1; the phase-ghost proof of 33_double_lock_p1
+/// 51 s with 400, 5 s with 16, 1.6 s with 1).
 pub const CHUNK: usize = 1;
 
 /// The unwinding bound for loops inside atomic sections (the only loops a VC program has);

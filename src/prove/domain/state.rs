@@ -184,6 +184,17 @@ impl State {
             .iter()
             .all(|(k, e)| o.parts.get(k).is_some_and(|f| e.leq(f)))
     }
+    /// Greatest lower bound: the keys both have, each with the meet of its environments
+    /// (a key whose meet is unsatisfiable is dropped).
+    pub fn meet(&self, o: &State) -> State {
+        let mut r = State::default();
+        for (k, e) in &self.parts {
+            if let Some(m) = o.parts.get(k).and_then(|f| e.meet(f)) {
+                r.parts.insert(k.clone(), m);
+            }
+        }
+        r
+    }
     pub fn widen(&self, new: &State, range: &dyn Fn(VarId) -> Option<Range>, th: &[i128]) -> State {
         let mut r = self.clone();
         for (k, e) in &new.parts {
