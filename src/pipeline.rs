@@ -217,7 +217,7 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
     if options.engine == Engine::Prove {
         return Ok(prove_only(prog, options, data_model, started));
     }
-    let (bound, mut outcome, proved) = deepen(&prog, options, &task.property, deadline)?;
+    let (bound, mut outcome, proved) = deepen(&prog, options, &task.property, deadline, started)?;
     let mut stats = outcome.stats;
     stats.frontend_time = frontend_time;
     stats.total_time = started.elapsed();
@@ -299,6 +299,17 @@ pub const PROVE_AFTER_BOUND: u32 = 3;
 /// 2, and its state space is proved in 2 s).
 pub const PROVE_EARLY_AFTER: Duration = Duration::from_secs(1);
 
+/// The share of what is left of the run's limit that bound [`PROVE_AFTER_BOUND`] gets while the
+/// provers have not been tried (at least [`TRIAL_AT_LEAST`]): when that bound does not finish
+/// within it, the provers run first and the bound is then tried again with all the time left.
+/// A bound that alone would eat the run (31_simple_loop5_vs needs 30 s at bound 3, its proof
+/// 0.4 s) must not keep the provers from running. Nothing is lost: the interrupted bound is
+/// decided afresh afterwards.
+pub const TRIAL_SHARE: (u32, u32) = (1, 10);
+
+/// The least time bound [`PROVE_AFTER_BOUND`] gets before the provers (see [`TRIAL_SHARE`]).
+pub const TRIAL_AT_LEAST: Duration = Duration::from_secs(2);
+
 /// The prover's time inside `--unwind auto` when the run has no time limit.
 pub const PROVE_TIME_WITHOUT_LIMIT: Duration = Duration::from_secs(60);
 
@@ -310,18 +321,46 @@ pub const AUTO_MAX_STATES: u64 = 2_000_000;
 /// bounded checking keeps room under a 4 GB limit.
 pub const AUTO_MAX_RESIDENT: u64 = 1 << 30;
 
-/// The time one prover inside `--unwind auto` may take: a third of what is left of the run's
-/// limit. The limit is `--timeout`, else the CPU-time limit the process runs under
-/// (`RLIMIT_CPU`, as the regression runner and BenchExec set it; the CPU time used so far
-/// counts against it), else [`PROVE_TIME_WITHOUT_LIMIT`].
-fn prover_share(deadline: Option<Instant>) -> Duration {
+/// The share of what is left of the run's limit that the thread-modular prover gets inside
+/// `--unwind auto` when a bound took longer than [`PROVE_EARLY_AFTER`] before
+/// [`PROVE_AFTER_BOUND`] (as a fraction: numerator, denominator). Deepening is then costly
+/// (each bound at least doubles the formula), so the bounds it could still reach are few,
+/// while a proof is the one way to TRUE: 41_FreeBSD_abd_kbd_sliced needs 20 s at bound 3
+/// and the prover about 30 s.
+pub const PROVE_EARLY_SHARE: (u32, u32) = (2, 3);
+
+/// The prover's share when it is tried after [`PROVE_AFTER_BOUND`], the bounds so far quick.
+pub const PROVE_SHARE: (u32, u32) = (1, 2);
+
+/// The stateful search's share of what is left after the prover (it runs after it).
+pub const STATEFUL_SHARE: (u32, u32) = (1, 3);
+
+/// The wall-clock time one prover inside `--unwind auto` may take: `share` of what is left of
+/// the run's limit. The limit is `--timeout` (wall-clock), else the CPU-time limit the process
+/// runs under (`RLIMIT_CPU`, as the regression runner and BenchExec set it; the CPU time used
+/// so far counts against it), else [`PROVE_TIME_WITHOUT_LIMIT`]. A CPU-time share becomes a
+/// wall-clock timeout at the rate this process got the CPU so far ([`wall_per_cpu`]): the
+/// provers' deadlines are wall-clock, and on a loaded machine a second of CPU takes several.
+fn prover_share(deadline: Option<Instant>, started: Instant, share: (u32, u32)) -> Duration {
+    let part = |d: Duration| d * share.0 / share.1;
     if let Some(d) = deadline {
-        return d.saturating_duration_since(Instant::now()) / 3;
+        return part(d.saturating_duration_since(Instant::now()));
     }
     match cpu_time_left() {
-        Some(left) => left / 3,
+        Some(left) => part(left).mul_f64(wall_per_cpu(started)),
         None => PROVE_TIME_WITHOUT_LIMIT,
     }
+}
+
+/// Wall-clock seconds per CPU second this process has had since `started` (at least 1, at
+/// most 8; 1 before it has used a measurable amount of CPU).
+fn wall_per_cpu(started: Instant) -> f64 {
+    let cpu = crate::explore::stateful::cpu_time().as_secs_f64();
+    let wall = started.elapsed().as_secs_f64();
+    if cpu < 0.05 {
+        return 1.0;
+    }
+    (wall / cpu).clamp(1.0, 8.0)
 }
 
 /// CPU time left under the soft `RLIMIT_CPU`, when one is set.
@@ -354,14 +393,17 @@ fn stateful_in_auto(
     prog: &Program,
     options: &Options,
     deadline: Option<Instant>,
+    started: Instant,
 ) -> Option<engine::Outcome> {
     use crate::explore::stateful;
     let opts = stateful::Options {
         max_states: Some(options.max_states.unwrap_or(AUTO_MAX_STATES)),
         max_resident: Some(AUTO_MAX_RESIDENT),
-        deadline: Some(Instant::now() + prover_share(deadline)),
+        deadline: Some(Instant::now() + prover_share(deadline, started, STATEFUL_SHARE)),
         max_domain: stateful::MAX_DOMAIN,
         drop_successor: None,
+        por: true,
+        por_fault: None,
     };
     let found = std::panic::catch_unwind(AssertUnwindSafe(|| stateful::run(prog, &opts))).ok()?;
     match found.verdict {
@@ -380,6 +422,7 @@ fn deepen(
     options: &Options,
     property: &Property,
     deadline: Option<Instant>,
+    started: Instant,
 ) -> Result<(u32, engine::Outcome, Option<Proved>), VerifyError> {
     let mut bound = match options.unwind {
         Unwind::Fixed(n) => n,
@@ -390,7 +433,7 @@ fn deepen(
         s.set_phase(Phase::Symex);
     }
     let start = Instant::now();
-    let sharing = Sharing::analyse(prog);
+    let sharing = Sharing::analyse_with(prog, *property == Property::NoDataRace);
     times.symex_time += start.elapsed();
     let mut provers_tried = false;
     loop {
@@ -406,6 +449,16 @@ fn deepen(
                 ));
             }
             opts.timeout = Some(left);
+        }
+        // The first try of the provers' bound is a trial with a share of the time (see
+        // TRIAL_SHARE).
+        let trial = bound == PROVE_AFTER_BOUND
+            && !provers_tried
+            && options.unwind == Unwind::Auto
+            && *property == Property::UnreachCall;
+        if trial {
+            let budget = prover_share(deadline, started, TRIAL_SHARE).max(TRIAL_AT_LEAST);
+            opts.timeout = Some(opts.timeout.map_or(budget, |t| t.min(budget)));
         }
         if let Some(s) = &options.status {
             s.set_bound(bound);
@@ -429,10 +482,13 @@ fn deepen(
         }));
         let mut outcome = run.map_err(|_| VerifyError::Crashed)?;
         add_times(&mut times, &outcome.stats);
-        let deeper = matches!(
-            &outcome.verdict,
-            Verdict::Unknown(UnknownReason::BoundTooSmall { .. })
-        );
+        let trial_ended =
+            trial && matches!(&outcome.verdict, Verdict::Unknown(UnknownReason::Timeout));
+        let deeper = trial_ended
+            || matches!(
+                &outcome.verdict,
+                Verdict::Unknown(UnknownReason::BoundTooSmall { .. })
+            );
         if options.unwind != Unwind::Auto || !deeper || bound >= MAX_AUTO_UNWIND {
             let counts = outcome.stats.clone();
             outcome.stats = EngineStats {
@@ -446,20 +502,32 @@ fn deepen(
             return Ok((bound, outcome, None));
         }
         // The prover proves unreach-call only.
-        let prove_now = bound == PROVE_AFTER_BOUND
+        let early = trial_ended
             || (bound < PROVE_AFTER_BOUND && bound_started.elapsed() > PROVE_EARLY_AFTER);
+        let prove_now = bound == PROVE_AFTER_BOUND || early;
         if prove_now
             && !provers_tried
             && options.unwind == Unwind::Auto
             && *property == Property::UnreachCall
         {
             provers_tried = true;
-            // The bound keeps growing without closing: the provers, once each, each with at
-            // most a third of the time left (a failing attempt must not starve bounded
-            // checking, which goes on after them). A TRUE comes only from a checked
-            // certificate; the stateful search's FALSE is an exact counterexample.
+            // The bound keeps growing without closing: the provers, once each, each with a
+            // share of the time left (a failing attempt must not starve bounded checking,
+            // which goes on after them): the thread-modular prover half of it, two thirds
+            // when deepening is already costly, then the stateful search a third of the
+            // rest. A TRUE comes only from a checked certificate; the stateful search's
+            // FALSE is an exact counterexample.
+            let share = if early {
+                PROVE_EARLY_SHARE
+            } else {
+                PROVE_SHARE
+            };
             let proof = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                crate::prove::run::prove(prog, &sharing, Some(prover_share(deadline)))
+                crate::prove::run::prove(
+                    prog,
+                    &sharing,
+                    Some(prover_share(deadline, started, share)),
+                )
             }));
             if let Ok(Ok(p)) = proof {
                 let counts = outcome.stats.clone();
@@ -475,13 +543,17 @@ fn deepen(
                 let invs = crate::prove::witness::invariants(&p);
                 return Ok((bound, outcome, Some((p.method, invs))));
             }
-            if let Some(found) = stateful_in_auto(prog, options, deadline) {
+            if let Some(found) = stateful_in_auto(prog, options, deadline, started) {
                 let mut found = found;
                 found.stats.symex_time = times.symex_time;
                 found.stats.encode_time = times.encode_time;
                 found.stats.sat_time = times.sat_time;
                 return Ok((bound, found, None));
             }
+        }
+        if trial_ended {
+            // The trial of this bound ran out of its share: again, with all the time left.
+            continue;
         }
         bound = next_bound(bound);
     }

@@ -22,27 +22,35 @@ enum Outcome {
     Rejected(String),
 }
 
-/// As `prove::run::prove` does: the plain analysis, then, when the checker rejects its
-/// certificate, the analysis with private keys.
+/// As `prove::run::prove` does: the plain analysis, then, each time the checker rejects a
+/// certificate, the analysis with phase ghosts, then the one with private keys.
 fn prove_with(path: &Path, model: DataModel, sabotage: Sabotage) -> Outcome {
     let prog = load_file(path, model).expect("program loads");
     let sharing = Sharing::analyse(&prog);
-    let mut last = Outcome::GaveUp("no attempt".into());
-    for private in [false, true] {
+    let mut first: Option<String> = None;
+    for rung in 0..3 {
         let mut ts = match templates::build(&prog, &sharing) {
             Ok(ts) => ts,
             Err(e) => return Outcome::GaveUp(e.to_string()),
         };
-        let cert = match analyze_opts(&mut ts, sabotage, private) {
+        let cert = match rung {
+            0 => analyze_with(&mut ts, sabotage),
+            1 => yogar::prove::analyze::analyze_phased(&mut ts, sabotage),
+            _ => analyze_opts(&mut ts, sabotage, true),
+        };
+        let cert = match cert {
             Ok(c) => c,
-            Err(e) => return Outcome::GaveUp(e.to_string()),
+            Err(e) if rung == 0 => return Outcome::GaveUp(e.to_string()),
+            Err(_) => continue,
         };
         match check::check(&ts, &cert, Some(Duration::from_secs(120))) {
             Ok(_) => return Outcome::Proved,
-            Err(e) => last = Outcome::Rejected(e.to_string()),
+            Err(e) => {
+                first.get_or_insert_with(|| e.to_string());
+            }
         }
     }
-    last
+    Outcome::Rejected(first.unwrap_or_default())
 }
 
 fn program(name: &str) -> PathBuf {
@@ -161,7 +169,8 @@ fn cpu_time() -> f64 {
 }
 
 /// Prints the templates and the analyser's invariants of `PROVE_DUMP` (a path), for
-/// debugging (run with `--ignored --nocapture`).
+/// debugging (run with `--ignored --nocapture`; `PROVE_PHASED=1` for the analysis with phase
+/// ghosts).
 #[test]
 #[ignore]
 fn dump() {
@@ -176,7 +185,13 @@ fn dump() {
     let prog = load_file(Path::new(&path), model).expect("program loads");
     let sharing = Sharing::analyse(&prog);
     let mut ts = templates::build(&prog, &sharing).expect("templates");
-    let cert = analyze_with(&mut ts, Sabotage::default());
+    let start = cpu_time();
+    let cert = if std::env::var("PROVE_PHASED").is_ok() {
+        yogar::prove::analyze::analyze_phased(&mut ts, Sabotage::default())
+    } else {
+        analyze_with(&mut ts, Sabotage::default())
+    };
+    eprintln!("analysis: {:.2}s CPU", cpu_time() - start);
     let pr = yogar::ir::print::Printer { prog: &ts.program };
     let Ok(cert) = cert else {
         eprintln!("{cert:?}");
@@ -209,8 +224,68 @@ fn dump() {
             );
         }
     }
-    eprintln!(
-        "{:?}",
-        check::check(&ts, &cert, Some(Duration::from_secs(120)))
+    for u in &cert.updates {
+        eprintln!(
+            "update {:?} at {} : {} := {:?}",
+            u.template,
+            u.at.as_u32(),
+            ts.program.vars[u.ghost].name,
+            u.value
+        );
+    }
+    let start = cpu_time();
+    let r = check::check(&ts, &cert, Some(Duration::from_secs(120)));
+    eprintln!("check: {:.2}s CPU: {r:?}", cpu_time() - start);
+}
+
+/// An analysis whose small-variable partitions are wrong (a copy into `a`, `b` or `c` stores
+/// the next value instead) yields a wrong tuple set, and the checker refuses it.
+#[test]
+fn checker_rejects_a_wrong_tuple_set() {
+    let broken = Sabotage {
+        skew_small_copies: true,
+        ..Sabotage::default()
+    };
+    let o = prove_with(&program("small_rotation_true.c"), DataModel::Lp64, broken);
+    assert!(matches!(o, Outcome::Rejected(_)), "{o:?}");
+}
+
+/// An analysis whose path facts survive writes (a relation between `z` and `x == y` kept after
+/// `x` changed) yields a stale relation, and the checker refuses it.
+#[test]
+fn checker_rejects_a_stale_path_fact() {
+    let broken = Sabotage {
+        keep_path_facts_on_write: true,
+        ..Sabotage::default()
+    };
+    let o = prove_with(
+        &program("branch_correlation_stale_false.c"),
+        DataModel::Lp64,
+        broken,
     );
+    assert!(matches!(o, Outcome::Rejected(_)), "{o:?}");
+}
+
+/// With phase ghosts, an analysis that drops the interference claims `count == 0` where a
+/// worker holding the other lock may have changed it, and the checker refuses it.
+#[test]
+fn checker_rejects_phases_without_interference() {
+    let broken = Sabotage {
+        drop_interference: true,
+        ..Sabotage::default()
+    };
+    let mut ts = {
+        let prog = load_file(&program("lock_phases_false.c"), DataModel::Lp64).expect("loads");
+        let sharing = Sharing::analyse(&prog);
+        templates::build(&prog, &sharing).expect("templates")
+    };
+    let cert = yogar::prove::analyze::analyze_phased(&mut ts, broken).expect("a certificate");
+    assert!(
+        cert.updates
+            .iter()
+            .any(|u| ts.program.vars[u.ghost].name.starts_with("__yogar_phase")),
+        "phase ghosts are used"
+    );
+    let r = check::check(&ts, &cert, Some(Duration::from_secs(120)));
+    assert!(r.is_err(), "{r:?}");
 }

@@ -92,7 +92,10 @@ fn witness_trace(t: &yogar::engine::trace::Trace) -> Trace {
         "f",
         Step::Violation,
     ));
-    Trace { steps }
+    Trace {
+        steps,
+        ..Default::default()
+    }
 }
 
 fn write_witness(path: &Path, trace: &Trace, out: &Path) {
@@ -216,6 +219,7 @@ fn true_programs_never_confirmed() {
                 TraceStep::new(0, Some(1), "main", Step::EnterFunction),
                 TraceStep::new(0, Some(2), "main", Step::Violation),
             ],
+            ..Default::default()
         };
         let w = temp_path(&format!("{name}.graphml"));
         write_witness(&dir.join(&name), &trace, &w);

@@ -26,6 +26,7 @@ fn bounds() -> Bounds {
         spin_reduction: false,
         asserts_stop: false,
         overflow_checks: false,
+        memsafety: false,
     }
 }
 

@@ -55,6 +55,8 @@ fn options() -> Options {
         deadline: Some(Instant::now() + Duration::from_secs(60)),
         max_domain: stateful::MAX_DOMAIN,
         drop_successor: None,
+        por: true,
+        por_fault: None,
     }
 }
 
@@ -218,5 +220,125 @@ fn the_cli_prints_how_true_was_proved() {
     assert!(
         proved.starts_with("proved by: stateful exploration (") && proved.ends_with(" states)"),
         "{text}"
+    );
+}
+
+/// The kind of a verdict, for comparing runs.
+fn kind(v: &Verdict) -> &'static str {
+    match v {
+        Verdict::True { .. } => "TRUE",
+        Verdict::False { .. } => "FALSE",
+        Verdict::Unknown(_) => "UNKNOWN",
+    }
+}
+
+fn stored(out: &yogar::engine::Outcome) -> (u64, u64) {
+    out.stats
+        .explore
+        .as_ref()
+        .map_or((0, 0), |e| (e.states, e.reduced_states))
+}
+
+/// The partial-order reduction changes no verdict of any program (the FALSE twins of the
+/// reduction's own programs among them), and on the stop protocol it reduces states and
+/// stores under two thirds of the states the search stores without it.
+#[test]
+fn the_reduction_keeps_every_verdict_and_stores_fewer_states() {
+    let mut failures = Vec::new();
+    for (path, _) in programs() {
+        let prog = load(&path);
+        let with = stateful::run(&prog, &options());
+        let without = stateful::run(
+            &prog,
+            &Options {
+                por: false,
+                ..options()
+            },
+        );
+        if kind(&with.verdict) != kind(&without.verdict) {
+            failures.push(format!(
+                "{}: {} with the reduction, {} without",
+                path.display(),
+                with.verdict,
+                without.verdict
+            ));
+        }
+        assert_eq!(stored(&without).1, 0, "{}", path.display());
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stateful/por_stop_protocol_true.c");
+    let prog = load(&path);
+    let with = stateful::run(&prog, &options());
+    let without = stateful::run(
+        &prog,
+        &Options {
+            por: false,
+            max_states: None,
+            ..options()
+        },
+    );
+    assert!(matches!(with.verdict, Verdict::True { complete: true }));
+    assert!(matches!(without.verdict, Verdict::True { complete: true }));
+    let ((reduced_states, reduced), (full_states, _)) = (stored(&with), stored(&without));
+    assert!(reduced > 0, "no state was reduced");
+    assert!(
+        reduced_states * 3 < full_states * 2,
+        "{reduced_states} states with the reduction, {full_states} without"
+    );
+}
+
+/// A reduction that takes any thread alone, whatever its step touches, prunes interleavings:
+/// the certificate check re-derives independence and rejects it, and on the FALSE twins it
+/// never yields TRUE.
+#[test]
+fn the_certificate_check_rejects_a_reduction_without_independence() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stateful");
+    let faulty = || Options {
+        por_fault: Some(stateful::ample::Fault::AnyThread),
+        ..options()
+    };
+    let out = stateful::run(&load(&dir.join("por_stop_protocol_true.c")), &faulty());
+    match &out.verdict {
+        Verdict::Unknown(UnknownReason::Internal(why))
+            if why.contains("marked reduced, but no thread") => {}
+        v => panic!("a reduction without independence gave {v}"),
+    }
+    for name in [
+        "por_stop_protocol_leave_first_false.c",
+        "por_local_spin_false.c",
+        "peterson_forever_no_turn_false.c",
+        "flag_handshake_early_flag_false.c",
+    ] {
+        let out = stateful::run(&load(&dir.join(name)), &faulty());
+        assert!(
+            !matches!(out.verdict, Verdict::True { .. }),
+            "{name}: a reduction without independence gave TRUE"
+        );
+    }
+}
+
+/// Without the cycle proviso the thread that spins on local steps is expanded alone forever
+/// and the failing assertion of the other is never reached: the check finds the cycle of
+/// reduced states and rejects the set.
+#[test]
+fn the_certificate_check_rejects_a_reduction_without_the_cycle_proviso() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stateful");
+    let out = stateful::run(
+        &load(&dir.join("por_local_spin_false.c")),
+        &Options {
+            por_fault: Some(stateful::ample::Fault::NoProviso),
+            ..options()
+        },
+    );
+    match &out.verdict {
+        Verdict::Unknown(UnknownReason::Internal(why)) if why.contains("form a cycle") => {}
+        v => panic!("a reduction without the proviso gave {v}"),
+    }
+    let out = stateful::run(&load(&dir.join("por_local_spin_false.c")), &options());
+    assert!(
+        matches!(out.verdict, Verdict::False { .. }),
+        "{}",
+        out.verdict
     );
 }

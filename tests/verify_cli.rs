@@ -7,6 +7,7 @@ use std::process::{Command, Output};
 const UNREACH: &str = "CHECK( init(main()), LTL(G ! call(reach_error())) )\n";
 const VALID_MEMSAFETY: &str = "CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\nCHECK( init(main()), LTL(G valid-memtrack) )\n";
 const NO_OVERFLOW: &str = "CHECK( init(main()), LTL(G ! overflow) )\n";
+const TERMINATION: &str = "CHECK( init(main()), LTL(F end) )\n";
 
 fn programs() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs")
@@ -49,6 +50,7 @@ fn write_task(dir: &Path, data_model: &str, prp: &str) -> PathBuf {
     std::fs::write(dir.join("unreach-call.prp"), UNREACH).unwrap();
     std::fs::write(dir.join("no-overflow.prp"), NO_OVERFLOW).unwrap();
     std::fs::write(dir.join("valid-memsafety.prp"), VALID_MEMSAFETY).unwrap();
+    std::fs::write(dir.join("termination.prp"), TERMINATION).unwrap();
     let yml = dir.join("t.yml");
     std::fs::write(
         &yml,
@@ -85,10 +87,25 @@ fn task_file_gives_program_and_data_model() {
 #[test]
 fn other_properties_and_bad_requests() {
     let dir = scratch("bad");
-    write_task(&dir, "ILP32", "valid-memsafety.prp");
+    write_task(&dir, "ILP32", "termination.prp");
     let (code, out, _) = verify(&dir, &["t.yml"]);
     assert_eq!((code, last(&out)), (5, "UNKNOWN (unsupported property)"));
-    let (code, out, _) = verify(&dir, &["--property", "valid-memsafety.prp", "p.c"]);
+    let (code, out, _) = verify(&dir, &["--property", "termination.prp", "p.c"]);
+    assert_eq!((code, last(&out)), (5, "UNKNOWN (unsupported property)"));
+    // valid-memsafety is checked by the default engine and dpor, by no other; the program has
+    // no memory operation (its reachable reach_error() is no error under the property).
+    let (code, out, _) = verify(&dir, &["--property", "valid-memsafety.prp", "--32", "p.c"]);
+    assert_eq!((code, last(&out)), (0, "TRUE"));
+    let (code, out, _) = verify(
+        &dir,
+        &[
+            "--engine",
+            "cegar",
+            "--property",
+            "valid-memsafety.prp",
+            "p.c",
+        ],
+    );
     assert_eq!((code, last(&out)), (5, "UNKNOWN (unsupported property)"));
     // no-overflow is checked by the default engine and dpor, by no other; the reachable
     // reach_error() is no error under it.
@@ -99,10 +116,7 @@ fn other_properties_and_bad_requests() {
         &["--engine", "cegar", "--property", "no-overflow.prp", "p.c"],
     );
     assert_eq!((code, last(&out)), (5, "UNKNOWN (unsupported property)"));
-    let (code, out, _) = verify(
-        &dir,
-        &["--property", "valid-memsafety.prp", "--json", "p.c"],
-    );
+    let (code, out, _) = verify(&dir, &["--property", "termination.prp", "--json", "p.c"]);
     assert_eq!(code, 5);
     let v: serde_json::Value = serde_json::from_str(&out[0]).unwrap();
     assert_eq!(

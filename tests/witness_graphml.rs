@@ -88,6 +88,7 @@ fn two_thread_trace() -> Trace {
             step(0, 24, "main", Step::Branch { taken: true }),
             step(0, 25, "main", Step::Violation),
         ],
+        ..Default::default()
     }
 }
 
@@ -332,6 +333,7 @@ fn odd_names_stay_well_formed() {
             ),
             step(0, 2, "main", Step::Violation),
         ],
+        ..Default::default()
     };
     let w = parse(&violation_witness(&meta_for(&program, DataModel::Ilp32), &trace).unwrap());
     assert_eq!(w.graph["programfile"], program.display().to_string());
@@ -393,7 +395,14 @@ fn traces_that_describe_no_violation_are_refused() {
     ];
     for (steps, needle) in cases {
         let mut out = Vec::new();
-        match write_violation_witness(&mut out, &meta, &Trace { steps }) {
+        match write_violation_witness(
+            &mut out,
+            &meta,
+            &Trace {
+                steps,
+                ..Default::default()
+            },
+        ) {
             Err(WitnessError::InvalidTrace(why)) => assert!(why.contains(needle), "{why}"),
             other => panic!("expected an invalid trace, got {other:?}"),
         }

@@ -33,7 +33,7 @@ pub enum Command {
     /// Solve a DIMACS CNF file: prints `s SATISFIABLE` with `v` lines (exit 10) or
     /// `s UNSATISFIABLE` (exit 20), as SAT-competition solvers do.
     Sat(SatArgs),
-    /// Validate a violation witness (GraphML): exit 0 when a concrete run guided by it
+    /// Validate a violation witness (GraphML or YAML 2.2): exit 0 when a concrete run guided by it
     /// reaches the violation, 1 when not.
     Replay(ReplayArgs),
     /// Run a herd-format PPC litmus test: the reachable final states of the condition's
@@ -133,8 +133,9 @@ pub struct VerifyArgs {
     /// Where to write the SV-COMP witness (GraphML).
     #[arg(long, value_name = "PATH")]
     pub witness: Option<PathBuf>,
-    /// Where the YAML correctness witness (format 2.0, `invariant_set`) of a TRUE the prover
-    /// proved goes (default: beside the GraphML witness, with the extension `.yml`).
+    /// Where the YAML witness goes (default: beside the GraphML witness, with the extension
+    /// `.yml`): on FALSE the violation witness (format 2.2, waypoints with thread ids), on a
+    /// TRUE the prover proved the correctness witness (format 2.0, `invariant_set`).
     #[arg(long, value_name = "PATH")]
     pub witness_yaml: Option<PathBuf>,
     /// Per-loop bounds: `FUNCTION.N:BOUND,...` (N counts the loops of a function from 0).
@@ -264,7 +265,7 @@ pub struct SatArgs {
 pub struct ReplayArgs {
     /// The program (.c or .i).
     pub file: PathBuf,
-    /// The violation witness (GraphML).
+    /// The violation witness (GraphML 1.0, or YAML 2.x: its targets name thread and line).
     pub witness: PathBuf,
     #[command(flatten)]
     pub frontend: FrontendArgs,

@@ -1,9 +1,12 @@
-//! `yogar replay FILE WITNESS [--32|--64]`: validate a violation witness by running the
-//! program concretely, guided by the witness, until a run reaches the violation.
+//! `yogar replay FILE WITNESS [--32|--64]`: validate a violation witness (GraphML 1.0 or YAML
+//! 2.x) by running the program concretely, guided by the witness, until a run reaches the
+//! violation — for a YAML witness, the one its target waypoints name (thread and line).
 
 use super::{DataModel, ReplayArgs};
 use crate::exit;
-use crate::explore::{parse_witness, replay, Limits, ReplayResult};
+use crate::explore::{
+    check_waypoints, is_yaml, parse_witness, parse_yaml_witness, replay, Limits, ReplayResult,
+};
 use crate::frontend;
 use crate::svcomp::Property;
 
@@ -18,7 +21,12 @@ pub fn run(args: &ReplayArgs) -> u8 {
             return exit::INPUT;
         }
     };
-    let witness = match parse_witness(&text) {
+    let parsed = if is_yaml(&text) {
+        parse_yaml_witness(&text)
+    } else {
+        parse_witness(&text)
+    };
+    let witness = match parsed {
         Ok(e) => e,
         Err(e) => {
             eprintln!("yogar: bad witness {}: {e}", args.witness.display());
@@ -55,7 +63,10 @@ pub fn run(args: &ReplayArgs) -> u8 {
         .as_deref()
         .map_or(Property::UnreachCall, Property::parse);
     match property {
-        Property::UnreachCall | Property::NoDataRace | Property::NoOverflow => {}
+        Property::UnreachCall
+        | Property::NoDataRace
+        | Property::NoOverflow
+        | Property::ValidMemsafety => {}
         _ => {
             println!(
                 "witness not confirmed: its specification is not one replay checks ({})",
@@ -64,24 +75,48 @@ pub fn run(args: &ReplayArgs) -> u8 {
             return NOT_CONFIRMED;
         }
     }
+    if !witness.targets.is_empty() {
+        let race = property == Property::NoDataRace;
+        if race != (witness.targets.len() == 2) {
+            println!(
+                "witness not confirmed: {} target(s) under {}",
+                witness.targets.len(),
+                property.specification()
+            );
+            return NOT_CONFIRMED;
+        }
+        if let Err(why) = check_waypoints(&prog, &witness) {
+            println!("witness not confirmed: {why}");
+            return NOT_CONFIRMED;
+        }
+    }
     let limits = Limits {
         max_steps: args.max_steps,
         timeout: std::time::Duration::from_secs_f64(args.timeout),
         race: property == Property::NoDataRace,
         overflow: property == Property::NoOverflow,
+        memsafety: property == Property::ValidMemsafety,
+        targets: witness
+            .targets
+            .iter()
+            .map(|&(t, l)| (t as usize, l))
+            .collect(),
         ..Limits::default()
     };
     match replay(&prog, &witness.edges, &limits) {
         ReplayResult::Confirmed {
             thread,
             loc,
+            violation,
             runs,
             steps,
         } => {
             let what = if limits.overflow {
-                "signed overflow"
+                "signed overflow".to_string()
+            } else if limits.memsafety {
+                format!("memory-safety violation ({})", violation.name())
             } else {
-                "violation"
+                "violation".to_string()
             };
             println!(
                 "witness confirmed: {what} reached at {} in thread {thread}",

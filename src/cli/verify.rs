@@ -262,7 +262,8 @@ impl Report<'_> {
         }
     }
 
-    /// The violation witness on FALSE, the correctness witness on a complete TRUE; a witness
+    /// The violation witnesses on FALSE (GraphML, and YAML 2.2 at `--witness-yaml`, else
+    /// beside the GraphML as `.yml`), the correctness witness on a complete TRUE; a witness
     /// that cannot be written is a warning, never a change of verdict.
     fn write_witness(&self) {
         let path = self
@@ -276,9 +277,15 @@ impl Report<'_> {
                 .map_err(|e| format!("cannot hash {}: {e}", self.program.display()))
         };
         let written = match (&self.outcome.verdict, &self.outcome.witness) {
-            (Verdict::False { .. }, Some(wt)) => {
-                meta().and_then(|m| witness::write_violation(&path, wt, &m))
-            }
+            (Verdict::False { .. }, Some(wt)) => meta().and_then(|m| {
+                witness::write_violation(&path, wt, &m)?;
+                let yaml_path = self
+                    .args
+                    .witness_yaml
+                    .clone()
+                    .unwrap_or_else(|| path.with_extension("yml"));
+                witness::write_violation_yaml(&yaml_path, wt, &m)
+            }),
             (Verdict::True { complete: true }, _) if !self.outcome.invariants.is_empty() => {
                 meta().and_then(|m| self.write_invariants(&path, &m))
             }
@@ -442,6 +449,7 @@ fn stat_lines(s: &engine::EngineStats) -> Vec<(&'static str, Value)> {
             ("input classes", e.input_classes.into()),
             ("paths covered", e.paths.into()),
             ("stored states", e.states.into()),
+            ("reduced states", e.reduced_states.into()),
             ("certificate check time", secs(e.check_time.as_secs_f64())),
         ]);
     }

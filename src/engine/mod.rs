@@ -221,10 +221,10 @@ impl Engine {
     pub fn checks(self, property: &Property) -> bool {
         match property {
             Property::UnreachCall => true,
-            Property::NoDataRace | Property::NoOverflow => {
+            Property::NoDataRace | Property::NoOverflow | Property::ValidMemsafety => {
                 matches!(self, Engine::Yogar | Engine::Dpor)
             }
-            Property::ValidMemsafety | Property::Other(_) => false,
+            Property::Other(_) => false,
         }
     }
 
@@ -272,7 +272,7 @@ impl Engine {
         if let Some(explorer) = self.explorer() {
             return crate::explore::verify(prog, opts, explorer, opts.max_executions);
         }
-        let sharing = Sharing::analyse(prog);
+        let sharing = Sharing::analyse_with(prog, opts.property == Property::NoDataRace);
         let mut stats = EngineStats::default();
         match symbolic_execution(prog, &sharing, opts, &mut stats) {
             Ok(out) => {
@@ -297,6 +297,8 @@ pub fn symbolic_execution(
     let start = Instant::now();
     let mut symex = opts.symex.clone();
     symex.overflow_checks = opts.property == Property::NoOverflow;
+    symex.memsafety = opts.property == Property::ValidMemsafety;
+    symex.free_writes = opts.property == Property::NoDataRace;
     // Symbolic execution of a large program can take long by itself: it watches the deadline.
     if let Some(t) = opts.timeout {
         let d = start + t;
@@ -408,8 +410,8 @@ pub fn check_reason(
             what: what.clone(),
             at: Some(at),
         },
-        CheckKind::Overflow => {
-            UnknownReason::Internal(format!("an overflow check at {at} taken for another check"))
+        CheckKind::Overflow | CheckKind::Memory(_) => {
+            UnknownReason::Internal(format!("a property check at {at} taken for another check"))
         }
         CheckKind::InvalidRead => UnknownReason::Unsupported {
             what: crate::symex::INVALID_READ.into(),

@@ -84,10 +84,16 @@ fn solve_with_theory(
         }
         _ => None,
     };
-    let overflows: Vec<Lit> = out
+    // The errors of no-overflow and valid-memsafety are checks of their own kinds.
+    let own_error = |k: &CheckKind| match opts.property {
+        Property::NoOverflow => *k == CheckKind::Overflow,
+        Property::ValidMemsafety => matches!(k, CheckKind::Memory(_)),
+        _ => false,
+    };
+    let own_errors: Vec<Lit> = out
         .checks
         .iter()
-        .filter(|c| c.kind == CheckKind::Overflow)
+        .filter(|c| own_error(&c.kind))
         .map(|c| c.lit)
         .collect();
     let checks = match (&races, &opts.property) {
@@ -95,7 +101,9 @@ fn solve_with_theory(
             let lits: Vec<Lit> = pairs.iter().map(|p| p.lit).collect();
             Checks::for_errors(out, enc, &lits)
         }
-        (None, Property::NoOverflow) => Checks::for_errors(out, enc, &overflows),
+        (None, Property::NoOverflow | Property::ValidMemsafety) => {
+            Checks::for_errors(out, enc, &own_errors)
+        }
         (None, _) => Checks::new(out, enc),
     };
     stats.phi0_clauses = enc.counters().clauses;
@@ -124,15 +132,18 @@ fn solve_with_theory(
                                 .expect("a race literal holds in the model");
                             race_trace(prog, out, enc, &order, pair)
                         }
-                        None if opts.property == Property::NoOverflow => {
+                        None if !own_errors.is_empty() => {
                             let failed = out
                                 .checks
                                 .iter()
-                                .find(|c| c.kind == CheckKind::Overflow && enc.value(c.lit))
-                                .expect("an overflow literal holds in the model");
+                                .find(|c| own_error(&c.kind) && enc.value(c.lit))
+                                .expect("an error literal holds in the model");
                             let mut trace =
                                 Trace::build(prog, out, enc, &order, (failed.loc, failed.thread));
-                            trace.violation = crate::verdict::Violation::Overflow;
+                            trace.violation = match failed.kind {
+                                CheckKind::Memory(v) => v,
+                                _ => crate::verdict::Violation::Overflow,
+                            };
                             trace
                         }
                         None => {

@@ -45,6 +45,7 @@ pub fn bounds(opts: &EngineOptions) -> Bounds {
         spin_reduction: opts.symex.spin_reduction,
         asserts_stop: opts.property != crate::svcomp::Property::UnreachCall,
         overflow_checks: opts.property == crate::svcomp::Property::NoOverflow,
+        memsafety: opts.property == crate::svcomp::Property::ValidMemsafety,
     }
 }
 

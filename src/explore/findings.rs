@@ -52,6 +52,8 @@ pub struct ExploreStats {
     pub paths: u64,
     /// States stored (stateful search).
     pub states: u64,
+    /// Stored states the partial-order reduction expanded by one thread alone.
+    pub reduced_states: u64,
     /// The CPU time of the stateful search's certificate check.
     pub check_time: Duration,
     pub time: Duration,

@@ -21,6 +21,7 @@ pub use engines::{verify, Explorer};
 pub use findings::{Budget, ExploreStats};
 pub use interp::{Machine, NondetRequest, RunEnd};
 pub use replay::witness_read::{parse_witness, Witness, WitnessEdge};
+pub use replay::witness_yaml::{check_waypoints, is_yaml, parse_yaml_witness};
 pub use replay::{replay, Limits, ReplayResult};
 
 #[cfg(test)]

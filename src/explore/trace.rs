@@ -98,7 +98,9 @@ pub fn build(m: &Machine, steps: &[&Step], thread: usize, loc: Loc) -> Trace {
         events,
         inputs,
         violation_loc: loc,
-        violation: crate::verdict::Violation::UnreachCall,
+        // A valid-memsafety violation names itself; any other is a failed assertion (an
+        // engine checking another property renames it, see `explore::engines`).
+        violation: m.mem_violation.unwrap_or_default(),
         race: None,
         violation_thread: thread as u32,
         threads,

@@ -22,8 +22,12 @@
 //! - pthread: create, join, exit, self, equal, mutex init/lock/unlock/trylock/destroy,
 //!   cond init/wait/timedwait/signal/broadcast/destroy, keys (a thread-local table; destructors
 //!   run at a thread's end, `thread_end`), semaphores, spin and read-write locks, once,
-//!   barriers (`builtins::sync_objects`); attribute objects for threads are ignored;
-//!   attributes for mutexes/conditions and every other `pthread_*` function are unsupported.
+//!   barriers (`builtins::sync_objects`); thread attributes are ignored except the detach
+//!   state (`detach`; kept in the object when `pthread_attr_getdetachstate` reads it back);
+//!   mutex kinds (recursive, error-checking; from `settype` or glibc's static initialisers)
+//!   are modelled with cells of the mutex where the program names one (`mutex_kinds`,
+//!   `builtins::mutex_kinds`); condition, read-write lock and barrier attributes, the other
+//!   mutex attribute setters and every other `pthread_*` function are unsupported.
 //! - CBMC's extensions (`builtins::cprover`, `cprover_async`): `__CPROVER_assert/assume`,
 //!   atomic sections, `__CPROVER_fence`, `__CPROVER_ASYNC_n:` thread labels (the statement
 //!   outlined into a thread function, the spawner's locals copied by value), `nondet_*`;

@@ -494,6 +494,8 @@ pub enum InstrKind {
         size: Expr,
         zeroed: bool,
         site: AllocSite,
+        /// What allocates: the program's heap, or storage the program never frees.
+        kind: AllocKind,
     },
     Free(Expr),
     /// `memset(dst, byte, len)`.
@@ -508,6 +510,19 @@ pub enum InstrKind {
         src: Expr,
         len: Expr,
     },
+}
+
+/// What an [`InstrKind::Alloc`] stands for. Only valid-memsafety tells them apart: a heap
+/// object may (and should) be freed, the others may not, and their lifetime is not the
+/// heap's (a stack object ends with its function, which the engines do not model for them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AllocKind {
+    /// `malloc`, `calloc`, `kmalloc`, `kzalloc`.
+    Heap,
+    /// `alloca` and variable-length arrays: stack storage.
+    Stack,
+    /// Storage the lowering makes for its own use (`__CPROVER_ASYNC` argument frames).
+    Internal,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -190,8 +190,13 @@ impl<'p> Printer<'p> {
                 size,
                 zeroed,
                 site,
+                kind,
             } => {
-                let what = if *zeroed { "calloc" } else { "malloc" };
+                let what = match (kind, zeroed) {
+                    (crate::ir::AllocKind::Stack, _) => "alloca",
+                    (_, true) => "calloc",
+                    _ => "malloc",
+                };
                 let d = dst.as_ref().map(|d| format!("{} := ", self.place(d)));
                 format!(
                     "{}{what}[{site}] {}",

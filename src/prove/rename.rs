@@ -146,11 +146,13 @@ impl Renaming {
                 size,
                 zeroed,
                 site,
+                kind,
             } => K::Alloc {
                 dst: dst.as_ref().map(p),
                 size: e(size),
                 zeroed: *zeroed,
                 site: *site,
+                kind: *kind,
             },
             K::Free(x) => K::Free(e(x)),
             K::Memset { dst, byte, len } => K::Memset {

@@ -1,13 +1,16 @@
 //! The prover as the pipeline runs it: templates, the analyser, then the checker; TRUE only
-//! when the checker accepts the analyser's certificate. When the checker rejects the plain
-//! analysis's certificate, the analysis runs again with private keys
-//! ([`super::analyze::private_keys`]), in what is left of the time: more precise, but on
-//! some programs with many more partitions (and checks), so it is not the first attempt.
+//! when the checker accepts the analyser's certificate.
+//!
+//! The analyses form a ladder: the plain one first, then, each time the checker rejects a
+//! certificate (not a timeout), a finer and costlier one in what is left of the time — with
+//! phase ghosts for the locks ([`analyze::analyze_phased`]), then with private keys
+//! ([`analyze::private_keys`]). Every certificate is checked in full; the first rejection is
+//! reported when no later attempt proves the program.
 
 use std::time::{Duration, Instant};
 
 use super::check::{self, CheckStats};
-use super::{analyze, templates, Certificate, Templates};
+use super::{analyze, templates, Certificate, GiveUp, Templates};
 use crate::ir::Program;
 use crate::sharing::Sharing;
 
@@ -21,6 +24,13 @@ pub struct Proof {
     pub stats: CheckStats,
 }
 
+/// The analyses, in the order they are tried.
+const LADDER: [fn(&mut Templates) -> Result<Certificate, GiveUp>; 3] = [
+    analyze::analyze,
+    |ts| analyze::analyze_phased(ts, analyze::Sabotage::default()),
+    analyze::analyze_private,
+];
+
 /// Tries to prove `prog` correct within `timeout`; `Err` says why no proof was found.
 pub fn prove(
     prog: &Program,
@@ -28,59 +38,38 @@ pub fn prove(
     timeout: Option<Duration>,
 ) -> Result<Proof, String> {
     let start = Instant::now();
-    let first = attempt(prog, sharing, timeout, false);
-    let Err(Retry::Rejected(why)) = first else {
-        return first.map_err(|r| r.to_string());
-    };
-    let left = timeout.map(|t| t.saturating_sub(start.elapsed()));
-    if left.is_some_and(|l| l.is_zero()) {
-        return Err(why);
-    }
-    attempt(prog, sharing, left, true).map_err(|r| match r {
-        Retry::Rejected(w2) => format!("{why}; with private keys: {w2}"),
-        Retry::Final(w2) => format!("{why}; with private keys: {w2}"),
-    })
-}
-
-/// Why an attempt found no proof: the checker rejected the certificate (another analysis
-/// may do better), or anything else.
-enum Retry {
-    Rejected(String),
-    Final(String),
-}
-
-impl std::fmt::Display for Retry {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Retry::Rejected(w) | Retry::Final(w) => write!(f, "{w}"),
+    let base = templates::build(prog, sharing).map_err(|g| g.to_string())?;
+    let mut first: Option<String> = None;
+    for (n, analysis) in LADDER.iter().enumerate() {
+        let left = timeout.map(|t| t.saturating_sub(start.elapsed()));
+        if n > 0 && left.is_some_and(|l| l.is_zero()) {
+            break;
+        }
+        let mut ts = base.clone();
+        let cert = match analysis(&mut ts) {
+            Ok(c) => c,
+            // The first analysis's reason is the answer; a later one that finds nothing
+            // (no phase sites, say) leaves the ladder's next rung to try.
+            Err(g) if n == 0 => return Err(g.to_string()),
+            Err(_) => continue,
+        };
+        match check::check(&ts, &cert, left) {
+            Ok(stats) => {
+                return Ok(Proof {
+                    method: cert.method.clone(),
+                    templates: ts,
+                    certificate: cert,
+                    stats,
+                })
+            }
+            Err(f) => {
+                let timeout = f.obligation.is_none();
+                first.get_or_insert_with(|| f.to_string());
+                if timeout {
+                    break;
+                }
+            }
         }
     }
-}
-
-fn attempt(
-    prog: &Program,
-    sharing: &Sharing,
-    timeout: Option<Duration>,
-    private: bool,
-) -> Result<Proof, Retry> {
-    let mut ts = templates::build(prog, sharing).map_err(|g| Retry::Final(g.to_string()))?;
-    let cert = if private {
-        analyze::analyze_private(&mut ts)
-    } else {
-        analyze::analyze(&mut ts)
-    }
-    .map_err(|g| Retry::Final(g.to_string()))?;
-    let stats = check::check(&ts, &cert, timeout).map_err(|f| {
-        if f.obligation.is_some() {
-            Retry::Rejected(f.to_string())
-        } else {
-            Retry::Final(f.to_string())
-        }
-    })?;
-    Ok(Proof {
-        method: cert.method.clone(),
-        templates: ts,
-        certificate: cert,
-        stats,
-    })
+    Err(first.unwrap_or_else(|| "no certificate".into()))
 }

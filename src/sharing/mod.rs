@@ -63,16 +63,29 @@ pub struct Sharing {
     /// Per-instance objects whose instances roles other than `main` may make: a thread that
     /// symbolic execution runs earlier may designate an instance made later.
     made_late: BTreeSet<AbsObj>,
+    /// Whether a `free` counts as an access of the object it frees ([`Sharing::analyse_with`]).
+    frees_access: bool,
 }
 
 impl Sharing {
     /// Runs the pass over `prog`.
     pub fn analyse(prog: &Program) -> Sharing {
+        Sharing::analyse_with(prog, false)
+    }
+
+    /// Runs the pass over `prog`; with `frees_access`, a `free` is an access of the objects
+    /// its pointer may designate (no-data-race, where symbolic execution makes it a write of
+    /// the object: an object one thread uses and another frees is then shared). Without it
+    /// (the other properties) a free is no access: symbolic execution has no event of a free
+    /// of a cell under them, and valid-memsafety's liveness flags are shared locations of
+    /// their own.
+    pub fn analyse_with(prog: &Program, frees_access: bool) -> Sharing {
         let points_to = PointsTo::analyse(prog);
         let roles = Roles::compute(prog, &points_to);
         let mut s = Sharing {
             points_to,
             roles,
+            frees_access,
             ..Sharing::default()
         };
         s.classify(prog);
@@ -287,6 +300,7 @@ impl Accesses<'_> {
                 retval: Some(rp), ..
             } => self.through(rp),
             InstrKind::Memset { dst, .. } => self.through(dst),
+            InstrKind::Free(p) if self.sharing.frees_access => self.through(p),
             InstrKind::Memcpy { dst, src, .. } => {
                 self.through(dst);
                 self.through(src);

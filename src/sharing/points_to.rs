@@ -147,6 +147,14 @@ impl PointsTo {
         self.content.get(&o).into_iter().flatten().copied()
     }
 
+    /// The objects that may hold a pointer to `target`.
+    pub fn holders(&self, target: AbsObj) -> impl Iterator<Item = AbsObj> + '_ {
+        self.content
+            .iter()
+            .filter(move |(_, set)| set.contains(&target))
+            .map(|(&o, _)| o)
+    }
+
     /// What `pthread_join` may store: any thread's result.
     pub fn thread_results(&self) -> &ObjSet {
         &self.thread_results

@@ -99,6 +99,8 @@ pub(super) struct OpenAccess {
     made: usize,
     /// Conditions of the alternatives so far.
     conds: Vec<Lit>,
+    /// The valid-memsafety violation of the access (false when not checked).
+    violation: Lit,
 }
 
 /// Where a pointer (plus an offset) may point, for an access.
@@ -296,6 +298,46 @@ impl Symex<'_, '_, '_> {
         Ok((aggregate, leaves))
     }
 
+    /// The valid-memsafety check of an access of `bits` bits at `off` + `lo` of a private
+    /// variable of type `ty` (false when not checked; the path is cut by it).
+    #[allow(clippy::too_many_arguments)]
+    fn var_bounds_check(
+        &mut self,
+        ty: TypeId,
+        off: &Offset,
+        lo: u64,
+        bits: u32,
+        guard: Lit,
+        s: &mut State,
+    ) -> Lit {
+        if !self.opts.memsafety || self.init_mode {
+            return self.enc.fls();
+        }
+        let size = self.prog.types.size_of(ty).unwrap_or(0);
+        let bytes = (bits as u64).div_ceil(8).max(1);
+        let ptr_bits = self.mem.ptr_bits;
+        let inside = match off {
+            Offset::Const(o) => {
+                let ok = o.checked_add(lo + bytes).is_some_and(|end| end <= size);
+                self.enc.constant(ok)
+            }
+            Offset::Sym(o) if size >= bytes => {
+                let lo_c = self.enc.bv_const(ptr_bits, lo);
+                let at = self.enc.bv_add(o, &lo_c);
+                let last = self.enc.bv_const(ptr_bits, size - bytes);
+                self.enc.bv_ule(&at, &last)
+            }
+            Offset::Sym(_) => self.enc.fls(),
+        };
+        let bad = self.enc.and(guard, !inside);
+        self.check(
+            CheckKind::Memory(crate::verdict::Violation::ValidDeref),
+            bad,
+        );
+        s.guard = self.enc.and(s.guard, !bad);
+        bad
+    }
+
     fn var_value(
         &mut self,
         key: super::state::VarKey,
@@ -325,10 +367,12 @@ impl Symex<'_, '_, '_> {
     ) -> Result<BitVec, SymexError> {
         let val = self.var_value(key, ty, s)?;
         let leaves = val.leaves();
+        let violation = self.var_bounds_check(ty, off, lo, bits, guard, s);
         match off {
             Offset::Const(o) => match leaves.iter().find(|(lo2, _)| *lo2 == o + lo) {
                 Some((_, v)) if v.width() == bits => Ok(v.clone()),
                 _ => {
+                    let guard = self.enc.and(guard, !violation);
                     self.unsupported_check("access to a variable through another type", guard);
                     Ok(self.enc.bv_fresh(bits))
                 }
@@ -350,6 +394,7 @@ impl Symex<'_, '_, '_> {
                 }
                 let any = self.enc.or_all(&hits);
                 let bad = self.enc.and(guard, !any);
+                let bad = self.enc.and(bad, !violation);
                 self.unsupported_check("out-of-bounds array access", bad);
                 Ok(acc)
             }
@@ -370,6 +415,8 @@ impl Symex<'_, '_, '_> {
         let val = self.var_value(key, ty, s)?;
         let mut leaves = val.leaves();
         let aggregate = matches!(val, Val::Agg(_));
+        let violation = self.var_bounds_check(ty, off, lo, v.width(), guard, s);
+        let guard = self.enc.and(guard, !violation);
         match off {
             Offset::Const(o) => match leaves.iter_mut().find(|(lo2, _)| *lo2 == o + lo) {
                 Some((_, slot)) if slot.width() == v.width() => *slot = v,
@@ -402,7 +449,7 @@ impl Symex<'_, '_, '_> {
     }
 
     /// The object part and the offset (plus `lo`) of a pointer.
-    fn split_pointer(&mut self, p: &BitVec, lo: u64) -> (BitVec, BitVec) {
+    pub(super) fn split_pointer(&mut self, p: &BitVec, lo: u64) -> (BitVec, BitVec) {
         let off_bits = self.mem.off_bits();
         let obj_part = BitVec::from_bits(p.bits()[off_bits as usize..].to_vec());
         let off_part = BitVec::from_bits(p.bits()[..off_bits as usize].to_vec());
@@ -728,6 +775,7 @@ impl Symex<'_, '_, '_> {
         via: Via<'_>,
     ) -> Result<BitVec, SymexError> {
         let cells = self.cells_at(p, lo, bits, guard, via)?;
+        let violation = self.deref_check(p, lo, bits, guard, via, s)?;
         if let Some(may) = cells.later {
             let v = self.enc.bv_fresh(bits);
             let mut conds = Vec::new();
@@ -750,6 +798,7 @@ impl Symex<'_, '_, '_> {
                 s,
                 may,
                 conds,
+                violation,
             );
             return Ok(v);
         }
@@ -768,6 +817,8 @@ impl Symex<'_, '_, '_> {
         }
         let any = self.enc.or_all(&hits);
         let bad = self.enc.and(guard, !any);
+        // A violation of valid-memsafety is the error there, not an approximation.
+        let bad = self.enc.and(bad, !violation);
         let exact = self.enc.const_value(bad) == Some(false);
         for (i, (cond, v)) in conds_all.into_iter().enumerate() {
             acc = Some(match acc {
@@ -803,6 +854,7 @@ impl Symex<'_, '_, '_> {
             return unsupported("store of an aggregate through a pointer leaf");
         };
         let cells = self.cells_at(p, lo, bits, guard, via)?;
+        let violation = self.deref_check(p, lo, bits, guard, via, s)?;
         let mut hits = Vec::new();
         for (o, off, cond) in cells.now {
             let g = self.enc.and(guard, cond);
@@ -812,11 +864,23 @@ impl Symex<'_, '_, '_> {
             hits.push(cond);
         }
         if let Some(may) = cells.later {
-            self.open_access(p, lo, AccessKind::Write, v, inexact, guard, s, may, hits);
+            self.open_access(
+                p,
+                lo,
+                AccessKind::Write,
+                v,
+                inexact,
+                guard,
+                s,
+                may,
+                hits,
+                violation,
+            );
             return Ok(());
         }
         let any = self.enc.or_all(&hits);
         let bad = self.enc.and(guard, !any);
+        let bad = self.enc.and(bad, !violation);
         self.unsupported_check(INVALID_WRITE, bad);
         Ok(())
     }
@@ -834,6 +898,7 @@ impl Symex<'_, '_, '_> {
         s: &State,
         may: ObjSet,
         conds: Vec<Lit>,
+        violation: Lit,
     ) {
         if kind == AccessKind::Write {
             self.effects.push(guard);
@@ -853,6 +918,7 @@ impl Symex<'_, '_, '_> {
             may,
             made: self.mem.objects.len(),
             conds,
+            violation,
         });
     }
 
@@ -938,6 +1004,7 @@ impl Symex<'_, '_, '_> {
             }
             let any = self.enc.or_all(&conds);
             let bad = self.enc.and(a.guard, !any);
+            let bad = self.enc.and(bad, !a.violation);
             if self.enc.const_value(bad) != Some(false) {
                 self.checks.push(Check {
                     kind: match a.kind {
@@ -950,6 +1017,7 @@ impl Symex<'_, '_, '_> {
                 });
             }
         }
+        self.close_memsafety(&mut inserts, &mut sections);
         for (t, list) in inserts {
             // An open access's own block is its section's (`OpenAccess::atomic`, the path's
             // section), unless it is the block of its bytes, made above.

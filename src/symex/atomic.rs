@@ -22,6 +22,12 @@ impl Symex<'_, '_, '_> {
         s: &mut State,
     ) -> Result<Vec<(Location, Lit)>, SymexError> {
         let p = self.eval_scalar(m, s, None)?;
+        if self.opts.memsafety {
+            // The mutex lies in memory that must be live (valid-deref), as a one-byte access.
+            let p = self.resize(&p, self.mem.ptr_bits, false);
+            let g = s.guard;
+            self.deref_check(&p, 0, 8, g, super::access::Via::Pointer(m), s)?;
+        }
         let off_bits = self.mem.off_bits();
         let mut out = Vec::new();
         if let Some(c) = self.enc.bv_const_value(&p) {

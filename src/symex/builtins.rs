@@ -26,6 +26,7 @@ impl Symex<'_, '_, '_> {
         size: &Expr,
         zeroed: bool,
         site: u32,
+        kind: crate::ir::AllocKind,
         s: &mut State,
     ) -> Result<(), SymexError> {
         self.effects.push(s.guard);
@@ -69,6 +70,7 @@ impl Symex<'_, '_, '_> {
                 limit,
             },
         )?;
+        self.allocated(obj, kind, s);
         if let Some(d) = dst {
             let bits = self.prog.types.bits(d.ty);
             let p = self.enc.bv_const(bits, self.mem.pointer(obj, 0));

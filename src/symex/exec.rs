@@ -95,6 +95,8 @@ pub(super) struct Symex<'a, 'b, 's> {
     /// them in one round) but its result is no verdict, [`run`] executes again with them among
     /// [`Symex::bytewise`].
     pub widen: HashSet<AbsObj>,
+    /// Alive flags and the deferred checks of valid-memsafety (`memsafety`).
+    pub live_state: super::memsafety::Liveness,
 }
 
 /// Runs symbolic execution of `prog` (which must have `main`): the circuits go to a
@@ -183,6 +185,7 @@ fn execute(
         }),
         bytewise,
         widen: HashSet::new(),
+        live_state: Default::default(),
     };
     let done = sx.execute_threads(main);
     if !sx.widen.is_empty() {
@@ -309,14 +312,15 @@ impl Symex<'_, '_, '_> {
             | InstrKind::CondInit(_)
             | InstrKind::CondSignal(_)
             | InstrKind::CondBroadcast(_)
-            | InstrKind::CondDestroy(_)
-            | InstrKind::Free(_) => {}
+            | InstrKind::CondDestroy(_) => {}
+            InstrKind::Free(p) => self.free(p, s)?,
             InstrKind::Alloc {
                 dst,
                 size,
                 zeroed,
                 site,
-            } => self.alloc(dst.as_ref(), size, *zeroed, site.as_u32(), s)?,
+                kind,
+            } => self.alloc(dst.as_ref(), size, *zeroed, site.as_u32(), *kind, s)?,
             InstrKind::Memset { dst, byte, len } => self.memset(dst, byte, len, s)?,
             InstrKind::Memcpy { dst, src, len } => self.memcpy(dst, src, len, s)?,
             InstrKind::Goto { .. }

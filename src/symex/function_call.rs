@@ -168,7 +168,7 @@ impl Symex<'_, '_, '_> {
                     }
                     merge_into(&mut returned, s, self.enc)?;
                 }
-                InstrKind::Halt => {}
+                InstrKind::Halt => self.program_end(s.guard, false),
                 InstrKind::ThreadExit(e) => {
                     let v = self.eval(e, &mut s, None)?;
                     let v = match v {
@@ -201,6 +201,9 @@ impl Symex<'_, '_, '_> {
             Some(r) => r,
             None => State::new(self.enc.fls()),
         };
+        let top_of_main =
+            self.cur_number == 0 && self.call_stack.is_empty() && Some(func) == self.prog.main;
+        self.frame_ends(frame, top_of_main, &out);
         out.vars.retain(|k, _| k.0 != frame);
         let ret = ret_vals.into_iter().reduce(|(ga, va), (gb, vb)| {
             let v = Val::ite(self.enc, gb, &vb, &va);

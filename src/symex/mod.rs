@@ -21,6 +21,7 @@ mod eval;
 mod exec;
 mod function_call;
 pub mod memory;
+mod memsafety;
 mod objects;
 pub mod print;
 mod spin;
@@ -58,6 +59,12 @@ pub struct SymexOptions {
     pub deadline: Option<std::time::Instant>,
     /// Make a [`CheckKind::Overflow`] for every signed arithmetic operation (no-overflow).
     pub overflow_checks: bool,
+    /// Model the liveness of heap and stack objects and make a [`CheckKind::Memory`] for
+    /// every dereference, `free` and the end of `main` (valid-memsafety, see `memsafety`).
+    pub memsafety: bool,
+    /// A `free` writes every cell of the object it frees (no-data-race: a free races with an
+    /// access of another thread to the object it is not ordered with).
+    pub free_writes: bool,
 }
 
 impl Default for SymexOptions {
@@ -70,6 +77,8 @@ impl Default for SymexOptions {
             max_threads: 64,
             deadline: None,
             overflow_checks: false,
+            memsafety: false,
+            free_writes: false,
         }
     }
 }
@@ -94,6 +103,10 @@ pub enum CheckKind {
     /// A signed arithmetic operation (`+ - * / %`, unary minus, `<<`) whose result does not
     /// fit its type: the error of no-overflow (made only under `overflow_checks`).
     Overflow,
+    /// A violation of valid-memsafety (`ValidDeref`, `ValidFree` or `ValidMemtrack`), made
+    /// only under [`SymexOptions::memsafety`]: an invalid dereference, an invalid `free`, or
+    /// memory lost at the end of `main`.
+    Memory(crate::verdict::Violation),
     /// An execution reaches an [`crate::ir::InstrKind::Approximate`]: from there on some
     /// values are arbitrary where the program's are exact. As for [`CheckKind::InvalidRead`],
     /// a TRUE verdict may stand on such executions, an error reached with one is UNKNOWN.
@@ -104,7 +117,10 @@ impl CheckKind {
     /// Whether the check is a property's error (an assertion, an overflow), not a reason for
     /// UNKNOWN.
     pub fn is_error(&self) -> bool {
-        matches!(self, CheckKind::Property(_) | CheckKind::Overflow)
+        matches!(
+            self,
+            CheckKind::Property(_) | CheckKind::Overflow | CheckKind::Memory(_)
+        )
     }
 }
 

@@ -121,6 +121,7 @@ impl Symex<'_, '_, '_> {
             let zero = self.enc.bv_const(1, 0);
             self.eq.add_init_write(loc, zero);
         }
+        self.liveness_init_writes();
     }
 
     pub fn is_memory_var(&self, v: VarId) -> bool {

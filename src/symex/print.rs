@@ -129,6 +129,7 @@ impl fmt::Display for EquationPrinter<'_> {
                 }
                 CheckKind::Unsupported(what) => format!("unsupported: {what}"),
                 CheckKind::Overflow => "signed overflow".into(),
+                CheckKind::Memory(v) => format!("invalid memory use ({})", v.name()),
                 CheckKind::InvalidRead => format!("{} (value arbitrary)", super::INVALID_READ),
                 CheckKind::Approximate(a) => format!("{} (values arbitrary)", a.describe()),
             };

@@ -95,6 +95,14 @@ impl Symex<'_, '_, '_> {
         self.close_atomic(&mut end, opened);
         let ptr_bits = self.mem.ptr_bits;
         let mut ends: Vec<(Lit, BitVec)> = std::mem::take(&mut self.exits);
+        if i == 0 {
+            // The end of the program for valid-memsafety's memtrack (a pthread_exit of main
+            // is not: the program goes on with the other threads).
+            self.program_end(end.guard, true);
+            for (g, _) in &ends {
+                self.program_end(*g, false);
+            }
+        }
         if !end.is_dead(self.enc) {
             let v = match ret {
                 Some(Val::Scalar(b)) => self.resize(&b, ptr_bits, false),

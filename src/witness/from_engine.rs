@@ -65,6 +65,8 @@ pub fn from_engine_trace(
     // Inputs of each thread, in program order, each placed before the thread's first event at
     // or after its line.
     let mut pending: Vec<Vec<&engine::TraceInput>> = vec![Vec::new(); created.len()];
+    // The step of each racing access, when the trace is a race.
+    let mut race_steps: [Option<usize>; 2] = [None, None];
     for inp in &trace.inputs {
         if let Some(p) = pending.get_mut(inp.thread as usize) {
             p.push(inp);
@@ -103,6 +105,13 @@ pub fn from_engine_trace(
         } else {
             read_assumption(prog, &ev.what, ev.value, ev.bits)
         };
+        if let Some(r) = trace.race {
+            for (slot, &at) in race_steps.iter_mut().zip(r.iter()) {
+                if at == k {
+                    *slot = Some(steps.len());
+                }
+            }
+        }
         steps.push(TraceStep::new(
             ev.thread,
             line(ev.loc),
@@ -131,7 +140,15 @@ pub fn from_engine_trace(
         &entry(v),
         Step::Violation,
     ));
-    witness::Trace { steps }
+    let race = match race_steps {
+        [Some(a), Some(b)] => Some([a, b]),
+        _ => None,
+    };
+    witness::Trace {
+        steps,
+        violation: trace.violation,
+        race,
+    }
 }
 
 /// `x == v` for a read of the global integer variable `x` (cell `x` or `x+0`), with `v` in
@@ -171,6 +188,17 @@ pub fn write_violation(
         .map_err(|e| format!("cannot write witness {}: {e}", path.display()))?;
     witness::write_violation_witness(std::io::BufWriter::new(file), meta, wt)
         .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Write the YAML (format 2.2) violation witness of `wt` to `path`.
+pub fn write_violation_yaml(
+    path: &Path,
+    wt: &witness::Trace,
+    meta: &witness::WitnessMeta,
+) -> Result<(), String> {
+    let text = witness::violation_witness_yaml(meta, wt)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::write(path, text).map_err(|e| format!("cannot write witness {}: {e}", path.display()))
 }
 
 /// Write the correctness witness to `path`.

@@ -146,7 +146,7 @@ impl Doc {
 
 /// Check what the writer relies on: exactly one [`Step::Violation`] and it is last; a thread
 /// acts only after it is created; a thread is created once.
-fn validate(trace: &Trace) -> Result<(), WitnessError> {
+pub(super) fn validate(trace: &Trace) -> Result<(), WitnessError> {
     let invalid = |why: String| Err(WitnessError::InvalidTrace(why));
     let mut alive = vec![0u32];
     for (i, step) in trace.steps.iter().enumerate() {

@@ -1,11 +1,18 @@
 //! The counterexample as the witness writer sees it: one step per thing a thread did, in the
 //! order of the interleaving.
 
+use crate::verdict::Violation;
+
 /// An interleaved counterexample trace. Thread 0 is `main`; other threads are numbered as they
 /// are created.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Trace {
     pub steps: Vec<TraceStep>,
+    /// What the trace violates (the last step, [`Step::Violation`], is where).
+    pub violation: Violation,
+    /// For a data race: the positions in [`Trace::steps`] of the two racing accesses, the
+    /// second directly after the first in the interleaving.
+    pub race: Option<[usize; 2]>,
 }
 
 /// One step of one thread.

@@ -5,7 +5,8 @@
 //! Sections: `solvers` (every SAT back end on the same generated formulas), `engines` (every
 //! engine configuration on the shared SV-COMP tasks and a deep-bound set) and `growth` (the
 //! default and the monolithic engine against the unwind bound and the thread count) and
-//! `rsmc` (the POWER explorer on the SB+kW family).
+//! `rsmc` (the POWER explorer on the SB+kW family), and `races` (the default engine under
+//! no-data-race against unreach-call on the shared tasks: the median CPU ratio must stay ≤ 2).
 //!
 //! `yogar-bench regress ...` (`make regress`) is the SV-COMP regression runner instead, with
 //! a command line of its own (`regress --help`), and `yogar-bench agree ...` (`make agree`)
@@ -16,6 +17,8 @@ mod child;
 mod engines;
 mod explore;
 mod growth;
+mod prove;
+mod races;
 mod regress;
 mod rsmc;
 mod runs;
@@ -26,7 +29,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 /// The sections, in the order they run.
-pub const SECTIONS: &[&str] = &["solvers", "engines", "growth", "explore", "rsmc"];
+pub const SECTIONS: &[&str] = &[
+    "solvers", "engines", "races", "growth", "explore", "rsmc", "prove",
+];
 
 /// How to run the sections.
 #[derive(Clone, Debug, Default)]
@@ -176,12 +181,17 @@ fn run(args: &[String]) -> u8 {
                 true
             }
             "engines" => engines::run(&options),
+            "races" => races::run(&options),
             "explore" => explore::run(&options),
             "growth" => {
                 growth::run(&options);
                 true
             }
             "rsmc" => rsmc::run(&options),
+            "prove" => {
+                prove::run(&options);
+                true
+            }
             _ => true,
         };
         if !agreed {

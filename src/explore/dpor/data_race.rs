@@ -14,8 +14,10 @@
 //!
 //! Synchronisation is no data: mutexes, the thread table and the end flags a join reads are
 //! targets of their own. The lifetime of an object (`Target::Mem` with `len == u64::MAX`, a
-//! declaration or a free) is no access here, as in symbolic execution, which has no event
-//! for it. A target that stands for many (`Everything`, `Globals`) conflicting with memory
+//! declaration or a return) is no access here, as in symbolic execution, which has no event
+//! for it; a `free` also logs a write of all the object's bytes (`Machine::free_object`),
+//! which is one, as symbolic execution's free is a write of every cell under this property.
+//! A target that stands for many (`Everything`, `Globals`) conflicting with memory
 //! cannot be decided: the caller gives up.
 
 use super::hb::{self, Event};

@@ -137,10 +137,23 @@ impl<'p> Machine<'p> {
                     Some(e) => Some(self.eval(cx, e)?),
                     None => None,
                 };
+                if self.memsafety && t == 0 && self.threads[0].frames.len() == 1 {
+                    self.memtrack_at_main_return()?;
+                }
                 self.do_return(cx, v)?;
             }
-            InstrKind::Halt => return Err(Stop::ThreadStops),
-            InstrKind::Alloc { dst, size, .. } => {
+            InstrKind::Halt => {
+                if self.memsafety {
+                    self.memtrack_at_exit()?;
+                }
+                return Err(Stop::ThreadStops);
+            }
+            InstrKind::Alloc {
+                dst, size, kind, ..
+            } => {
+                if self.memsafety && *kind != crate::ir::AllocKind::Heap {
+                    return trap("unsupported: alloca, a variable-length array or an internal allocation under valid-memsafety");
+                }
                 self.thread_mut(t).effects += 1;
                 let n = self.eval_scalar(cx, size)?;
                 if n.sym.is_some() {
@@ -160,6 +173,7 @@ impl<'p> Machine<'p> {
                     None => None,
                 };
                 let o = self.new_object(t as u32 + 1, n.bits, false);
+                self.obj_mut(o).heap = true;
                 if let Some(((po, off), ty)) = target {
                     let v = Scalar::ptr(0, Some(Prov::Obj(o)));
                     self.store(po, off, ty, &Value::Scalar(v))?;
@@ -169,13 +183,17 @@ impl<'p> Machine<'p> {
             InstrKind::Free(p) => {
                 let s = self.eval_scalar(cx, p)?;
                 // free(NULL) does nothing; the test is a decision when the value has a term.
-                if self.decide(s)? {
+                if self.memsafety {
+                    if self.decide(s)? {
+                        self.free_checked(s, &mut || cx.before_write())?;
+                    }
+                } else if self.decide(s)? {
                     let (o, off) = self.deref(cx.t, s)?;
                     if off != 0 || !self.obj(o).alive {
                         return trap("free of a pointer that is not a live allocation");
                     }
                     cx.before_write()?;
-                    self.kill(o);
+                    self.free_object(o);
                 }
                 self.advance(t);
             }

@@ -34,6 +34,8 @@ pub(super) struct Object {
     /// Offset → (what the pointer stored there points to, its size in bytes).
     pub provs: BTreeMap<u64, (Prov, u8)>,
     pub alive: bool,
+    /// A `malloc`/`calloc` result: the only objects `free` may free (valid-memsafety).
+    pub heap: bool,
     /// Only its own thread can ever reach it (a local whose address is never taken, or one
     /// the sharing pass finds private, see `private_locals`): its accesses are not
     /// scheduling-relevant and are not logged.
@@ -112,6 +114,7 @@ impl<'p> Machine<'p> {
             bytes: vec![0; size as usize],
             provs: BTreeMap::new(),
             alive: true,
+            heap: false,
             private,
             escapes: false,
             undef: None,
@@ -155,6 +158,17 @@ impl<'p> Machine<'p> {
     pub(super) fn kill(&mut self, o: ObjId) {
         self.log(o, 0, u64::MAX, true, 0);
         self.obj_mut(o).alive = false;
+    }
+
+    /// `free`: a write of all its bytes (a data access, which races with an unordered access
+    /// of another thread under no-data-race, unlike the lifetime write of [`Machine::kill`]),
+    /// then the object dies.
+    pub(super) fn free_object(&mut self, o: ObjId) {
+        let n = self.obj(o).bytes.len() as u64;
+        if n > 0 {
+            self.log(o, 0, n, true, 0);
+        }
+        self.kill(o);
     }
 
     /// The object and offset a pointer designates, dereferenced by thread `t`.

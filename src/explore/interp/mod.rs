@@ -22,6 +22,7 @@ mod canon;
 mod eval;
 mod exec;
 mod memory;
+mod memsafety;
 pub use canon::{CanonInfo, Canonical};
 pub use memory::summary;
 mod shadow;
@@ -220,6 +221,9 @@ pub struct Bounds {
     pub asserts_stop: bool,
     /// A signed operation that overflows is the violation (no-overflow).
     pub overflow_checks: bool,
+    /// Invalid dereferences and frees, and memory lost when main returns, are the violation
+    /// (valid-memsafety, see `memsafety`).
+    pub memsafety: bool,
 }
 
 /// A thread's state at a loop head, for the spin reduction: its effect count and its live
@@ -311,6 +315,10 @@ pub struct Machine<'p> {
     /// fit its type ends the run as a violation there; a failed assertion stops its thread.
     overflow_checks: bool,
     asserts_stop: bool,
+    /// Check valid-memsafety (see `memsafety`).
+    memsafety: bool,
+    /// The valid-memsafety violation that ended the run, if one did.
+    pub mem_violation: Option<crate::verdict::Violation>,
     /// Instructions executed so far.
     pub steps: u64,
     /// The line of every shared access (and synchronisation operation) of the last
@@ -395,7 +403,14 @@ impl<'p> Machine<'p> {
     /// (replay of a no-overflow witness, which runs without bounds).
     pub fn set_overflow_checks(&mut self, on: bool) {
         self.overflow_checks = on;
-        self.asserts_stop = on;
+        self.asserts_stop |= on;
+    }
+
+    /// Checks valid-memsafety from now on, and makes a failed assertion stop its thread
+    /// (replay of a valid-memsafety witness).
+    pub fn set_memsafety(&mut self, on: bool) {
+        self.memsafety = on;
+        self.asserts_stop |= on;
     }
 
     /// The initial state with loop and recursion bounds.
@@ -423,6 +438,8 @@ impl<'p> Machine<'p> {
             mutexes: BTreeMap::new(),
             overflow_checks: bounds.as_ref().is_some_and(|b| b.overflow_checks),
             asserts_stop: bounds.as_ref().is_some_and(|b| b.asserts_stop),
+            memsafety: bounds.as_ref().is_some_and(|b| b.memsafety),
+            mem_violation: None,
             bounds,
             steps: 0,
             last_shared: Vec::new(),
@@ -767,6 +784,14 @@ impl<'p> Machine<'p> {
         match r {
             Ok(()) | Err(Stop::Yield) => {}
             Err(Stop::ThreadStops) => self.stop_thread(t),
+            // Under valid-memsafety an invalid access is the violation, where it trapped.
+            Err(Stop::End(RunEnd::Trap { what, at: None }))
+                if self.memsafety && memsafety::trap_violation(&what).is_some() =>
+            {
+                self.mem_violation = memsafety::trap_violation(&what);
+                let loc = self.position(t).map(|(_, loc)| loc).unwrap_or_default();
+                return Err(RunEnd::Violation { thread: t, loc });
+            }
             // A trap leaves the thread at the instruction that trapped: that is where it was.
             Err(Stop::End(RunEnd::Trap { what, at: None })) => {
                 let at = self.position(t).map(|(_, loc)| loc);

@@ -212,6 +212,12 @@ impl<'p> Machine<'p> {
     /// case the operation itself waits for the next step.
     fn mutex(&mut self, cx: &mut Cx, m: &Expr) -> R<(super::ObjId, u64)> {
         let key = self.deref(cx.t, self.eval_scalar(cx, m)?)?;
+        if self.memsafety {
+            // The mutex lies in memory that must be live (valid-deref); the read orders the
+            // operation with a free of the object for the explorers.
+            self.check(key.0, key.1, 1)?;
+            self.log(key.0, key.1, 1, false, 0);
+        }
         cx.before_write()?;
         self.sync(Target::Mutex(key.0, key.1), true);
         Ok(key)
@@ -286,6 +292,9 @@ impl<'p> Machine<'p> {
             }
             InstrKind::ThreadExit(e) => {
                 let v = self.eval_scalar(cx, e)?;
+                if self.memsafety && t == 0 {
+                    self.memtrack_at_exit()?;
+                }
                 self.finish_thread(t, Some(v));
             }
             InstrKind::ThreadSelf { dst } => {

@@ -8,6 +8,7 @@ use crate::explore::interp::{Machine, NondetRequest, RunEnd};
 
 pub mod race;
 pub mod witness_read;
+pub mod witness_yaml;
 use crate::ir::{InstrKind, Loc, Program};
 use witness_read::WitnessEdge;
 
@@ -25,6 +26,27 @@ pub struct Limits {
     /// The violation sought is a signed overflow (a no-overflow witness); failed assertions
     /// are then no violations.
     pub overflow: bool,
+    /// The violation sought is one of valid-memsafety (see `interp::memsafety`); failed
+    /// assertions are then no violations.
+    pub memsafety: bool,
+    /// (thread, line) the violation must be at (two: the racing accesses, in either order);
+    /// a violation elsewhere ends its run unconfirmed. Empty: any violation confirms.
+    pub targets: Vec<(usize, u32)>,
+}
+
+impl Limits {
+    fn at_target(&self, thread: usize, loc: Loc) -> bool {
+        self.targets.is_empty() || self.targets.contains(&(thread, loc.line))
+    }
+
+    fn race_at_target(&self, r: &race::Race) -> bool {
+        let [a, b] = [r.first, r.second].map(|(t, l)| (t, l.line));
+        match self.targets.as_slice() {
+            [] => true,
+            [x, y] => (a, b) == (*x, *y) || (b, a) == (*x, *y),
+            _ => false,
+        }
+    }
 }
 
 impl Default for Limits {
@@ -35,6 +57,8 @@ impl Default for Limits {
             timeout: Duration::from_secs(10),
             race: false,
             overflow: false,
+            memsafety: false,
+            targets: Vec::new(),
         }
     }
 }
@@ -47,6 +71,8 @@ pub enum ReplayResult {
     Confirmed {
         thread: usize,
         loc: Loc,
+        /// What the violation is (a failed assertion unless a memory-safety violation).
+        violation: crate::verdict::Violation,
         runs: u64,
         steps: u64,
     },
@@ -245,14 +271,16 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
     let m = match Machine::new(prog) {
         Ok(mut m) => {
             m.set_overflow_checks(limits.overflow);
+            m.set_memsafety(limits.memsafety);
             m
         }
         Err(e) => return ReplayResult::NotConfirmed(format!("cannot start the program: {e:?}")),
     };
     let mut guide = 0;
     let mut stall = 0;
+    let accept = |r: &race::Race| limits.race_at_target(r);
     if limits.race {
-        if let Some(race) = race::at(&m) {
+        if let Some(race) = race::at_matching(&m, &accept) {
             return ReplayResult::RaceConfirmed {
                 race,
                 runs: 0,
@@ -269,6 +297,8 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
         untried,
     }];
     let (mut steps, mut runs, mut discarded, mut traps, mut cut) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    // Violations reached elsewhere than the witness's target.
+    let (mut elsewhere, mut first_elsewhere) = (0u64, None::<(usize, Loc)>);
     let mut first_trap: Option<String> = None;
     while let Some(top) = stack.last_mut() {
         let Some(t) = top.untried.pop() else {
@@ -308,7 +338,7 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
             }
             Ok(()) => {
                 if limits.race {
-                    if let Some(race) = race::at(&node.m) {
+                    if let Some(race) = race::at_matching(&node.m, &accept) {
                         return ReplayResult::RaceConfirmed { race, runs, steps };
                     }
                 }
@@ -324,10 +354,16 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
             }
             // Under no-data-race a failed assertion is no violation: the run ends there.
             Err(RunEnd::Violation { .. }) if limits.race => Some(()),
+            Err(RunEnd::Violation { thread, loc }) if !limits.at_target(thread, loc) => {
+                elsewhere += 1;
+                first_elsewhere.get_or_insert((thread, loc));
+                Some(())
+            }
             Err(RunEnd::Violation { thread, loc }) => {
                 return ReplayResult::Confirmed {
                     thread,
                     loc,
+                    violation: node.m.mem_violation.unwrap_or_default(),
                     runs,
                     steps,
                 };
@@ -357,6 +393,13 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
         why.push_str(&format!(
             ", {traps} stopped: {}",
             first_trap.unwrap_or_default()
+        ));
+    }
+    if let Some((t, loc)) = first_elsewhere {
+        why.push_str(&format!(
+            ", {elsewhere} reached a violation elsewhere than the target (first: thread {t} at \
+             line {})",
+            loc.line
         ));
     }
     why.push(')');

@@ -20,6 +20,10 @@ pub struct Witness {
     pub architecture: Option<String>,
     /// The property the witness violates (its `specification`), when given.
     pub specification: Option<String>,
+    /// (thread, line) of each `target` of a YAML witness: the violation a confirming run must
+    /// reach there (two: the racing accesses). Empty for GraphML, whose violation node names
+    /// no place: any violation of the property confirms it.
+    pub targets: Vec<(u32, u32)>,
 }
 
 /// An integer literal of C (decimal or hex, optional sign and suffixes).
@@ -43,7 +47,7 @@ fn parse_int(s: &str) -> Option<i128> {
 }
 
 /// The `lhs == value` conjuncts of an assumption such as `x == 5; \result == -1;`.
-fn parse_assumption(text: &str) -> Vec<(String, i128)> {
+pub(super) fn parse_assumption(text: &str) -> Vec<(String, i128)> {
     text.split([';', '&'])
         .filter_map(|c| {
             let c = c.trim().trim_start_matches('(').trim_end_matches(')');
@@ -149,6 +153,7 @@ pub fn parse_witness(text: &str) -> Result<Witness, String> {
         edges: path,
         architecture,
         specification,
+        targets: Vec::new(),
     })
 }
 

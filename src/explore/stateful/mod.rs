@@ -11,9 +11,11 @@
 //! - The successor relation (`succ`) expands every runnable thread with every nondet value
 //!   (inputs with more than [`MAX_DOMAIN`] values give UNKNOWN). Its only reductions, merging
 //!   thread-local instructions into the visible step before them and an atomic section into
-//!   one transition, are exact (see `succ`). No
-//!   partial-order reduction is applied: sleep sets or persistent sets combined with a visited
-//!   set need a cycle proviso to stay sound, and a full expansion needs none.
+//!   one transition, are exact (see `succ`).
+//! - The partial-order reduction (`ample`, on by default) expands a state by one thread's
+//!   transitions alone when they touch nothing another thread can observe (calls, returns,
+//!   private memory) and all lead to new states (the cycle proviso); its argument, and what
+//!   the certificate check verifies for it, are in `ample`.
 //! - The visited set (`store`) compares canonical forms exactly (no hash decides), and equal
 //!   forms behave alike (`interp::canon`: dead variables and unreachable objects are left
 //!   out, objects renamed, and threads permuted when their numbers are unobservable).
@@ -21,11 +23,14 @@
 //!   the state budget makes the result UNKNOWN, never TRUE. Unbounded thread creation makes
 //!   the state space infinite and ends in one of the budgets.
 //! - Before TRUE is given, `certificate` checks the stored set independently: it holds the
-//!   initial state, is closed under every transition and contains no violation.
+//!   initial state, is closed under every transition of a fully expanded state and under the
+//!   ample thread's transitions of a reduced one (whose independence it re-derives), the
+//!   reduced states' edges form no cycle, and no checked transition violates.
 //!
 //! A violation comes with the run that reached it, replayed from the store's edges into the
 //! explorers' trace (and witness).
 
+pub mod ample;
 pub mod certificate;
 pub mod search;
 pub mod store;
@@ -58,6 +63,11 @@ pub struct Options {
     /// the successor's position among its successors), as a buggy search would; the
     /// certificate check must then reject the result.
     pub drop_successor: Option<(u32, usize)>,
+    /// The partial-order reduction (`ample`).
+    pub por: bool,
+    /// For tests only: the reduction breaks one of its conditions on purpose; the certificate
+    /// check must then reject the result.
+    pub por_fault: Option<ample::Fault>,
 }
 
 impl Options {
@@ -69,6 +79,8 @@ impl Options {
             deadline: opts.timeout.map(|t| Instant::now() + t),
             max_domain: MAX_DOMAIN,
             drop_successor: None,
+            por: true,
+            por_fault: None,
         }
     }
 }
@@ -90,6 +102,7 @@ pub fn run(prog: &Program, opts: &Options) -> Outcome {
     let mut stats = ExploreStats {
         steps: found.steps,
         states: found.store.len() as u64,
+        reduced_states: found.store.reduced() as u64,
         ..ExploreStats::default()
     };
     let mut proof = None;

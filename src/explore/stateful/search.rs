@@ -1,20 +1,22 @@
 //! The breadth-first search over canonical states: every state is expanded by the full
-//! successor relation (`succ`), and a successor whose canonical form was seen before ends its
-//! branch. A violation ends the search with the run that reached it (rebuilt from the store's
+//! successor relation (`succ`), or, with the partial-order reduction on, by one thread's
+//! transitions alone where they form an ample set (`ample`: local steps, every successor
+//! new), and a successor whose canonical form was seen before ends its branch. A violation ends the search with the run that reached it (rebuilt from the store's
 //! edges, so breadth-first gives a shortest one); a trap, a nondet input too wide to
 //! enumerate or the budget running out marks the search incomplete.
 
 use std::collections::VecDeque;
 use std::time::Instant;
 
+use super::ample::{self, Fault};
 use super::store::{Edge, Store};
-use super::succ::successors;
+use super::succ::{successors, thread_successors, Succ};
 use super::Options;
 use crate::engine::Trace;
 use crate::explore::findings::unenumerable;
-use crate::explore::interp::CanonInfo;
+use crate::explore::interp::{CanonInfo, Canonical};
 use crate::explore::interp::{Machine, RunEnd};
-use crate::explore::sched::{run_bounded, Step};
+use crate::explore::sched::{Step, Unenumerable};
 use crate::ir::Program;
 use crate::verdict::UnknownReason;
 
@@ -74,11 +76,14 @@ pub fn search<'p>(prog: &'p Program, opts: &Options) -> Searched<'p> {
                 return out;
             }
         }
-        let (succs, wide) = successors(&m, opts.max_domain);
+        let (succs, wide, chosen) = expand(&m, id, &out.store, &live, opts);
+        if let Some(t) = chosen {
+            out.store.set_ample(id, t as u32);
+        }
         if let Some(u) = wide {
             out.incomplete.get_or_insert_with(|| unenumerable(&m, u.0));
         }
-        for (k, s) in succs.into_iter().enumerate() {
+        for (k, (s, form)) in succs.into_iter().enumerate() {
             out.steps += 1;
             if opts.drop_successor == Some((id, k)) {
                 continue;
@@ -113,7 +118,7 @@ pub fn search<'p>(prog: &'p Program, opts: &Options) -> Searched<'p> {
                 // The run ended: the state after the step has no successor.
                 Some(RunEnd::Finished | RunEnd::Deadlock) => {}
                 None => {
-                    let Some(form) = s.next.canonical(&live) else {
+                    let Some(form) = form.or_else(|| s.next.canonical(&live)) else {
                         out.incomplete.get_or_insert(UnknownReason::Internal(
                             "a state without a canonical form".into(),
                         ));
@@ -139,6 +144,66 @@ pub fn search<'p>(prog: &'p Program, opts: &Options) -> Searched<'p> {
         }
     }
     out
+}
+
+/// What [`expand`] gives: the transitions (with the canonical forms computed on the way), the
+/// wide input met, and the ample thread.
+type Expansion<'p> = (
+    Vec<(Succ<'p>, Option<Canonical>)>,
+    Option<Unenumerable>,
+    Option<usize>,
+);
+
+/// The transitions the search takes from `m`, with the canonical forms it already computed,
+/// the wide input met, and the thread `m` was reduced to (`None`: every runnable thread's
+/// transitions). With the reduction on, the first runnable thread (of at least two) whose
+/// transitions are all local (`ample::qualifies`) and lead only to states not stored yet or
+/// stored one level deeper (the cycle proviso) is taken alone.
+fn expand<'p>(
+    m: &Machine<'p>,
+    id: u32,
+    store: &Store,
+    live: &CanonInfo,
+    opts: &Options,
+) -> Expansion<'p> {
+    let runnable = m.runnable();
+    if !opts.por || runnable.len() < 2 {
+        let (succs, wide) = successors(m, opts.max_domain);
+        return (succs.into_iter().map(|s| (s, None)).collect(), wide, None);
+    }
+    let mut done: Vec<(Vec<Succ<'p>>, Option<Unenumerable>)> = Vec::with_capacity(runnable.len());
+    for &t in &runnable {
+        let (succs, wide) = thread_successors(m, t, opts.max_domain);
+        let fit = match opts.por_fault {
+            Some(Fault::AnyThread) => wide.is_none() && !succs.is_empty(),
+            _ => wide.is_none() && ample::qualifies(m, t, &succs),
+        };
+        if fit {
+            let forms: Vec<Option<Canonical>> =
+                succs.iter().map(|s| s.next.canonical(live)).collect();
+            // The cycle proviso: each successor is new, or was first stored one level deeper
+            // than `m` (breadth-first, while `m`'s level is expanded), so that the edges out
+            // of reduced states always go one level down and close no cycle.
+            let level = store.level(id);
+            let fresh = forms.iter().all(|f| {
+                f.as_ref()
+                    .is_some_and(|f| store.find(f).is_none_or(|n| store.level(n) > level))
+            });
+            if fresh || opts.por_fault == Some(Fault::NoProviso) {
+                return (succs.into_iter().zip(forms).collect(), None, Some(t));
+            }
+        }
+        done.push((succs, wide));
+    }
+    let mut wide = None;
+    let mut all = Vec::new();
+    for (succs, w) in done {
+        all.extend(succs.into_iter().map(|s| (s, None)));
+        if let Some(u) = w {
+            wide.get_or_insert(u);
+        }
+    }
+    (all, wide, None)
 }
 
 /// The reason of a program that cannot start.
@@ -171,14 +236,8 @@ fn rebuild(
     let mut m = super::initial(prog).map_err(|e| format!("replay cannot start: {e:?}"))?;
     let mut steps: Vec<Step> = Vec::with_capacity(path.len());
     for (k, e) in path.iter().enumerate() {
-        let s = run_bounded(
-            &mut m,
-            e.thread as usize,
-            &e.choices,
-            opts.max_domain,
-            super::succ::ATOMIC_RUN,
-        )
-        .map_err(|_| "replay met a wide input".to_string())?;
+        let s = super::succ::run_transition(&mut m, e.thread as usize, &e.choices, opts.max_domain)
+            .map_err(|_| "replay met a wide input".to_string())?;
         let last = k + 1 == path.len();
         match (&s.end, last) {
             (None, false) => {}

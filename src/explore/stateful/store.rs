@@ -5,7 +5,8 @@
 //! exactly when their forms are equal; a hash collision costs time, never a wrong answer.
 //!
 //! Beside each state, the edge it was first reached by (its parent, the thread and the nondet
-//! values of the step), from which a violating run is rebuilt for the trace.
+//! values of the step), from which a violating run is rebuilt for the trace, and whether the
+//! search reduced it to one thread's transitions (`ample`), which the certificate check reads.
 
 use hashbrown::HashMap;
 
@@ -27,6 +28,12 @@ pub struct Store {
     states: HashMap<Box<[u32]>, u32>,
     /// Per state (by number): how it was first reached (`None` for the initial state).
     edges: Vec<Option<Edge>>,
+    /// Per state (by number): the thread the search reduced it to, `None` when it expanded
+    /// it fully (or not yet).
+    ample: Vec<Option<u32>>,
+    /// Per state (by number): the length of the edge path it was first reached by (its
+    /// breadth-first level).
+    level: Vec<u32>,
     /// Bytes held by parts and state vectors (the tables' own overhead aside).
     bytes: usize,
 }
@@ -40,9 +47,15 @@ impl Store {
             return (id, false);
         }
         let id = self.edges.len() as u32;
+        let level = edge
+            .as_ref()
+            .and_then(|e| self.level.get(e.from as usize))
+            .map_or(0, |l| l + 1);
+        self.level.push(level);
         self.bytes += key.len() * 4 + 16;
         self.states.insert(key, id);
         self.edges.push(edge);
+        self.ample.push(None);
         (id, true)
     }
 
@@ -63,6 +76,28 @@ impl Store {
             .map(|p| self.parts.get(p.as_slice()).copied())
             .collect();
         self.states.get(&key?).copied()
+    }
+
+    /// Marks state `id` as reduced to thread `t`'s transitions.
+    pub fn set_ample(&mut self, id: u32, t: u32) {
+        if let Some(a) = self.ample.get_mut(id as usize) {
+            *a = Some(t);
+        }
+    }
+
+    /// The length of the edge path state `id` was first reached by.
+    pub fn level(&self, id: u32) -> u32 {
+        self.level.get(id as usize).copied().unwrap_or(0)
+    }
+
+    /// The thread state `id` was reduced to, if it was.
+    pub fn ample(&self, id: u32) -> Option<u32> {
+        self.ample.get(id as usize).copied().flatten()
+    }
+
+    /// How many states are reduced.
+    pub fn reduced(&self) -> usize {
+        self.ample.iter().filter(|a| a.is_some()).count()
     }
 
     /// How many states are stored.

@@ -110,6 +110,7 @@ impl Lowerer<'_> {
                     size: Expr::constant(size, st),
                     zeroed: false,
                     site,
+                    kind: crate::ir::AllocKind::Internal,
                 });
                 for ((_, v), &(index, offset)) in captured.iter().zip(fields) {
                     let ty = self.vars[*v].ty;

@@ -72,6 +72,7 @@ impl Lowerer<'_> {
             size,
             zeroed: false,
             site,
+            kind: crate::ir::AllocKind::Stack,
         });
         Ok(true)
     }

@@ -41,6 +41,10 @@ pub struct Ctx<'a> {
     pub add_off_by_one: bool,
     /// The private keys (set by the analyser after the global keys are known).
     pub private: super::private_keys::PrivateKeys,
+    /// Sabotage (tests only): see [`super::Sabotage::skew_small_copies`].
+    pub skew_small_copies: bool,
+    /// Phase ghost updates after an instruction: key index and value (see [`super::phases`]).
+    pub phase_updates: HashMap<(TemplateId, InstrId), Vec<(usize, u8)>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -97,6 +101,8 @@ impl<'a> Ctx<'a> {
             mentioned,
             add_off_by_one: false,
             private: Default::default(),
+            skew_small_copies: false,
+            phase_updates: HashMap::new(),
         }
     }
     /// Whether some template reads, writes or takes the address of `v` directly (facts

@@ -251,6 +251,16 @@ impl Emitter<'_, '_> {
                 }
             })
             .collect();
+        for (&(t, l), ups) in &self.cx.phase_updates {
+            for &(i, v) in ups {
+                out.push(GhostUpdate {
+                    template: t,
+                    at: l,
+                    ghost: self.cx.keys[i].var,
+                    value: GhostValue::Const(u64::from(v)),
+                });
+            }
+        }
         out.sort_by_key(|u| (u.template, u.at));
         out
     }

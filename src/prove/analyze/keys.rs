@@ -25,6 +25,17 @@
 //! to 0 or 1 and written only the constants 0 and 1, each write designating exactly it); its
 //! key value is its value.
 //!
+//! A **small** variable is a flag of a wider range `0..=max` (`max` at most [`SMALL_MAX`]): an
+//! integer global initialised to a constant in that range whose every write designates exactly
+//! it and assigns either such a constant or the value of another small variable (a copy,
+//! possibly through an integer cast, which keeps values this small). By induction over the
+//! writes it holds a value in `0..=max` in every state, where `max` is the largest initial value
+//! or constant that reaches it through copies ([`small_max`]). Its key value is its value; the
+//! partition over several small variables is then a finite set of tuples (a permutation of
+//! `a, b, c` by rotations keeps `a != b`). The transfer function refuses (gives up on) a write
+//! whose abstract value leaves `0..=max`, so a wrong choice here can cost a proof, never
+//! soundness; and the checker re-establishes every fact the partitions produce.
+//!
 //! If any write may go through a pointer the pre-pass cannot resolve, no key is chosen:
 //! every variable may be written anywhere.
 
@@ -39,6 +50,9 @@ use super::pointsto::{dst_of, PSet, PointsTo, Written};
 /// At most this many keys (the partitions multiply).
 pub const MAX_KEYS: usize = 6;
 
+/// The largest value a small variable may hold (its partitions multiply by `max + 1`).
+pub const SMALL_MAX: u64 = 7;
+
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum KeyKind {
     /// A lock word with its owner ghost (assigned when the ghost is created).
@@ -52,6 +66,9 @@ pub enum KeyKind {
 pub struct KeyVar {
     pub var: VarId,
     pub kind: KeyKind,
+    /// The largest value a flag may hold (1 for a 0/1 flag, more for a small variable; 1 for
+    /// a lock word).
+    pub max: u8,
 }
 
 /// Lock key values (one byte in a [`crate::prove::domain::state::Key`]).
@@ -74,6 +91,27 @@ struct Cand {
     bad: bool,
     one_outside_atomic: bool,
     one_written: bool,
+    /// Constants it is assigned (must-writes).
+    consts: Vec<u64>,
+    /// The globals whose value it is assigned (must-writes of a plain read, maybe cast).
+    copies: Vec<VarId>,
+    /// Assigned something that is neither a constant in `0..=SMALL_MAX` nor such a copy.
+    not_small: bool,
+}
+
+/// The variable a must-write copies: `src` is a read of a whole variable, maybe under integer
+/// casts.
+fn copy_source(prog: &crate::ir::Program, src: &crate::ir::Expr) -> Option<VarId> {
+    match &src.kind {
+        ExprKind::Read(p) if p.projs.is_empty() => match p.base {
+            PlaceBase::Var(v) => Some(v),
+            PlaceBase::Deref(_) => None,
+        },
+        ExprKind::Cast(a) if matches!(scalar_of(prog, src.ty), Scalar::Int(_)) => {
+            copy_source(prog, a)
+        }
+        _ => None,
+    }
 }
 
 /// Chooses the keys and finds the lock writes.
@@ -137,6 +175,16 @@ pub fn choose(tpls: &Templates) -> (Vec<KeyVar>, HashMap<(TemplateId, InstrId), 
                         },
                         _ => None,
                     };
+                    match &ins.kind {
+                        InstrKind::Assign { src, .. } => {
+                            match (&src.kind, copy_source(prog, src)) {
+                                (ExprKind::Const(x), _) if *x <= SMALL_MAX => c.consts.push(*x),
+                                (_, Some(w)) => c.copies.push(w),
+                                _ => c.not_small = true,
+                            }
+                        }
+                        _ => c.not_small = true,
+                    }
                     match value {
                         Some(x) => {
                             if x == 1 {
@@ -165,6 +213,7 @@ pub fn choose(tpls: &Templates) -> (Vec<KeyVar>, HashMap<(TemplateId, InstrId), 
     let inits = init_values(tpls);
     let mut locks = Vec::new();
     let mut flags = Vec::new();
+    let mut smalls: HashMap<VarId, Cand> = HashMap::new();
     for (v, d) in prog.vars.iter() {
         if !d.is_global() || d.thread_local {
             continue;
@@ -183,13 +232,19 @@ pub fn choose(tpls: &Templates) -> (Vec<KeyVar>, HashMap<(TemplateId, InstrId), 
             locks.push(v);
         } else if (is_bool || !c.non_const) && init <= 1 && (c.one_written || c.non_const) {
             flags.push(v);
+        } else if !is_bool && c.non_const && !c.not_small && init <= SMALL_MAX {
+            let mut c = c;
+            c.consts.push(init);
+            smalls.insert(v, c);
         }
     }
+    let smalls = small_max(smalls, &flags);
     let mut keys: Vec<KeyVar> = Vec::new();
     for v in locks.into_iter().take(MAX_KEYS) {
         keys.push(KeyVar {
             var: v,
             kind: KeyKind::Lock { owner: None },
+            max: 1,
         });
     }
     for v in flags {
@@ -199,7 +254,19 @@ pub fn choose(tpls: &Templates) -> (Vec<KeyVar>, HashMap<(TemplateId, InstrId), 
         keys.push(KeyVar {
             var: v,
             kind: KeyKind::Flag,
+            max: 1,
         });
+    }
+    // Small variables only when all of them fit: a copy from one left out would not be
+    // followed exactly.
+    if keys.len() + smalls.len() <= MAX_KEYS {
+        for (v, max) in smalls {
+            keys.push(KeyVar {
+                var: v,
+                kind: KeyKind::Flag,
+                max,
+            });
+        }
     }
     let mut lock_writes = HashMap::new();
     for (t, l, v, x) in const_writes {
@@ -210,6 +277,55 @@ pub fn choose(tpls: &Templates) -> (Vec<KeyVar>, HashMap<(TemplateId, InstrId), 
         }
     }
     (keys, lock_writes)
+}
+
+/// The small variables (see the module doc) among the candidates, each with its largest value:
+/// a candidate that copies a variable that is neither a candidate nor a 0/1 flag is none, and
+/// the others' maxima are the largest constant reaching them through copies. Ordered by
+/// variable.
+fn small_max(mut cands: HashMap<VarId, Cand>, flags: &[VarId]) -> Vec<(VarId, u8)> {
+    loop {
+        let drop: Vec<VarId> = cands
+            .iter()
+            .filter(|(_, c)| {
+                c.copies
+                    .iter()
+                    .any(|w| !cands.contains_key(w) && !flags.contains(w))
+            })
+            .map(|(v, _)| *v)
+            .collect();
+        if drop.is_empty() {
+            break;
+        }
+        for v in drop {
+            cands.remove(&v);
+        }
+    }
+    let mut max: HashMap<VarId, u64> = cands
+        .iter()
+        .map(|(v, c)| (*v, c.consts.iter().copied().max().unwrap_or(0)))
+        .collect();
+    loop {
+        let mut changed = false;
+        for (v, c) in &cands {
+            for w in &c.copies {
+                let m = max.get(w).copied().unwrap_or(1);
+                if m > max[v] {
+                    max.insert(*v, m);
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut out: Vec<(VarId, u8)> = max
+        .into_iter()
+        .map(|(v, m)| (v, m.min(SMALL_MAX) as u8))
+        .collect();
+    out.sort();
+    out
 }
 
 /// The initial value of each global `init` assigns a constant (`None`: assigned otherwise).

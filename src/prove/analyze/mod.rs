@@ -27,6 +27,8 @@ pub mod eval;
 pub mod fixpoint;
 pub mod keys;
 pub mod loop_writes;
+pub mod paths;
+pub mod phases;
 pub mod pointsto;
 pub mod private_keys;
 pub mod transfer;
@@ -48,7 +50,16 @@ pub struct Sabotage {
     pub drop_interference: bool,
     /// Make the transfer function of `+` add one more than the program does.
     pub add_off_by_one: bool,
+    /// Make a copy into a small variable (a flag wider than 0/1) store the next value of its
+    /// range instead (a wrong tuple set).
+    pub skew_small_copies: bool,
+    /// Keep path facts over a variable when it is written (a stale relation).
+    pub keep_path_facts_on_write: bool,
 }
+
+/// Phase ghost updates per location: key index and value (see [`phases`]).
+type PhaseUpdates =
+    std::collections::HashMap<(crate::prove::TemplateId, crate::ir::InstrId), Vec<(usize, u8)>>;
 
 /// The method name the verdict line shows.
 pub const METHOD: &str = "thread-modular intervals";
@@ -61,14 +72,14 @@ pub fn analyze(templates: &mut Templates) -> Result<Certificate, GiveUp> {
 
 /// [`analyze`] with deliberate mistakes (tests only).
 pub fn analyze_with(templates: &mut Templates, sabotage: Sabotage) -> Result<Certificate, GiveUp> {
-    analyze_opts(templates, sabotage, false)
+    analyze_impl(templates, sabotage, false, false)
 }
 
 /// [`analyze`] partitioning also by private keys ([`private_keys`]): more precise, and on
 /// some programs far more partitions, so the prover tries it only when the plain analysis's
 /// certificate is rejected ([`crate::prove::run`]).
 pub fn analyze_private(templates: &mut Templates) -> Result<Certificate, GiveUp> {
-    analyze_opts(templates, Sabotage::default(), true)
+    analyze_impl(templates, Sabotage::default(), false, true)
 }
 
 /// The analysis with deliberate mistakes (tests only) and, when `private`, private keys.
@@ -77,7 +88,35 @@ pub fn analyze_opts(
     sabotage: Sabotage,
     private: bool,
 ) -> Result<Certificate, GiveUp> {
+    analyze_impl(templates, sabotage, false, private)
+}
+
+/// [`analyze`] with phase ghosts for the locks that have phase sites ([`phases`]): more
+/// partitions, for the proofs that need to know how far a lock's holder has got. Gives up
+/// when no lock has phase sites (the result would be [`analyze`]'s).
+pub fn analyze_phased(
+    templates: &mut Templates,
+    sabotage: Sabotage,
+) -> Result<Certificate, GiveUp> {
+    analyze_impl(templates, sabotage, true, false)
+}
+
+fn analyze_impl(
+    templates: &mut Templates,
+    sabotage: Sabotage,
+    phased: bool,
+    private: bool,
+) -> Result<Certificate, GiveUp> {
     let (mut keys, lock_writes) = keys::choose(templates);
+    let chosen_phases = if phased {
+        let p = phases::choose(templates, &keys, &lock_writes);
+        if p.is_empty() {
+            return Err(GiveUp::NoInvariant("no lock has phase sites".into()));
+        }
+        p
+    } else {
+        Vec::new()
+    };
     let inits = keys::init_values(templates);
     let prog = &mut templates.program;
     let uint = prog.types.int(32, false);
@@ -99,25 +138,79 @@ pub fn analyze_opts(
             ghosts.push(g);
         }
     }
+    let mut phase_updates: PhaseUpdates = Default::default();
+    let mut phase_keys = Vec::new();
+    for p in chosen_phases.iter().take(phases::MAX_PHASES) {
+        let name = format!("__yogar_phase_{}", prog.vars[keys[p.lock].var].name);
+        let g = prog.vars.push(VarData {
+            name: name.clone(),
+            source_name: name,
+            ty: uint,
+            kind: VarKind::Global,
+            thread_local: false,
+            address_taken: false,
+            loc: Loc::default(),
+        });
+        ghosts.push(g);
+        let k = keys.len();
+        phase_keys.push(k);
+        keys.push(keys::KeyVar {
+            var: g,
+            kind: KeyKind::Flag,
+            max: p.max,
+        });
+        for &(t, l, v) in &p.updates {
+            phase_updates.entry((t, l)).or_default().push((k, v));
+        }
+    }
     let templates: &Templates = templates;
-    let mut cx = Ctx::new(templates, keys, lock_writes, int_ty, &ghosts);
-    cx.add_off_by_one = sabotage.add_off_by_one;
-    cx.private = if private {
-        private_keys::PrivateKeys::choose(templates, cx.keys.len())
-    } else {
-        private_keys::PrivateKeys::none(cx.keys.len())
+    let run = |keys: Vec<keys::KeyVar>, phase_updates: PhaseUpdates| {
+        let mut cx = Ctx::new(templates, keys, lock_writes.clone(), int_ty, &ghosts);
+        cx.phase_updates = phase_updates;
+        cx.add_off_by_one = sabotage.add_off_by_one;
+        cx.skew_small_copies = sabotage.skew_small_copies;
+        cx.private = if private {
+            private_keys::PrivateKeys::choose(templates, cx.keys.len())
+        } else {
+            private_keys::PrivateKeys::none(cx.keys.len())
+        };
+        let main_entry = main_entry(&cx, &inits);
+        let mut fx = Fixpoint::new(&cx);
+        fx.drop_interference = sabotage.drop_interference;
+        fx.run(main_entry)?;
+        no_escaping_private(&cx, &fx)?;
+        let states = std::mem::take(&mut fx.states);
+        Ok::<_, GiveUp>((cx, states))
     };
-    let main_entry = main_entry(&cx, &inits);
-    let mut fx = Fixpoint::new(&cx);
-    fx.drop_interference = sabotage.drop_interference;
-    fx.run(main_entry)?;
-    no_escaping_private(&cx, &fx)?;
+    let (mut cx, mut states) = run(keys.clone(), phase_updates.clone())?;
+    // Phase values the states do not tell apart are merged, and the analysis run again
+    // with fewer partitions (see `phases::merges`).
+    if let Some(ren) = phases::merges(&states, &cx.keys, &phase_keys) {
+        for (&i, r) in &ren {
+            keys[i].max = r.iter().copied().max().unwrap_or(0);
+        }
+        for ups in phase_updates.values_mut() {
+            for (i, v) in ups.iter_mut() {
+                if let Some(r) = ren.get(i) {
+                    *v = r[usize::from(*v)];
+                }
+            }
+        }
+        (cx, states) = run(keys, phase_updates)?;
+    }
     let em = Emitter { cx: &cx };
+    let mut invariants = em.invariants(&states);
+    paths::strengthen(
+        templates,
+        int_ty,
+        &mut invariants,
+        sabotage.keep_path_facts_on_write,
+    );
     Ok(Certificate {
         method: METHOD.to_string(),
         ghosts,
         updates: em.updates(),
-        invariants: em.invariants(&fx.states),
+        invariants,
     })
 }
 

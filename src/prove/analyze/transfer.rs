@@ -32,8 +32,29 @@ fn unsupported(cx: &Ctx, t: TemplateId, l: InstrId, what: &str) -> GiveUp {
     }
 }
 
-/// Executes the instruction at `(t, l)` on one partition.
+/// Executes the instruction at `(t, l)` on one partition, its phase ghost updates included
+/// (they move the phase keys on every successor, see [`super::phases`]).
 pub fn step(
+    cx: &Ctx,
+    t: TemplateId,
+    l: InstrId,
+    key: &Key,
+    env: &Env,
+    out: &mut Out,
+) -> Result<(), GiveUp> {
+    let start = out.succ.len();
+    step_plain(cx, t, l, key, env, out)?;
+    if let Some(ups) = cx.phase_updates.get(&(t, l)) {
+        for (_, k, _) in &mut out.succ[start..] {
+            for &(i, v) in ups {
+                k[i] = v;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn step_plain(
     cx: &Ctx,
     t: TemplateId,
     l: InstrId,
@@ -216,24 +237,29 @@ fn key_write(
             Ok(vec![(k, env.clone())])
         }
         KeyKind::Flag => {
+            let max = cx.keys[i].max;
             let itv = match val {
                 Some(Val::Int(x)) => x,
-                _ => Itv::new(0, 1),
+                _ => Itv::new(0, i128::from(max)),
             };
             let mut out = Vec::new();
-            for b in [0u8, 1] {
+            for b in 0..=max {
                 if itv.contains(i128::from(b)) {
                     let mut k = key.clone();
-                    k[i] = b;
+                    k[i] = if cx.skew_small_copies && max > 1 {
+                        (b + 1) % (max + 1)
+                    } else {
+                        b
+                    };
                     out.push((k, env.clone()));
                 }
             }
-            if itv.lo < 0 || itv.hi > 1 {
+            if itv.lo < 0 || itv.hi > i128::from(max) {
                 return Err(unsupported(
                     cx,
                     t,
                     l,
-                    "a flag written a value other than 0 or 1",
+                    "a flag written a value outside its range",
                 ));
             }
             Ok(out)

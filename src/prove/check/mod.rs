@@ -50,7 +50,8 @@ use crate::sharing::Sharing;
 /// chunk and a chunk's cost about quadratically; compiling and executing one small VC program
 /// per check costs far less (measured on the pthread-ext targets: 43_NetBSD_sysmon_power,
 /// 6085 checks, over 60 s CPU with chunks of 400, 23.7 s with 50, 9.6 s with 10, 7.6 s with 1;
-/// 41_FreeBSD_abd_kbd 32.6 s with 400, 1.8 s with 1).
+/// 41_FreeBSD_abd_kbd 32.6 s with 400, 1.8 s with 1; the phase-ghost proof of 33_double_lock_p1
+/// 51 s with 400, 5 s with 16, 1.6 s with 1).
 pub const CHUNK: usize = 1;
 
 /// The unwinding bound for loops inside atomic sections (the only loops a VC program has);

@@ -674,22 +674,23 @@ impl Vc<'_> {
         }
     }
 
-    /// A created instance's `self` differs from the value of every ghost and mutex owner.
-    /// Sound when every ghost update assigns `SelfId` or 0 (checked here; otherwise nothing
-    /// is assumed): by induction over an execution, every ghost and owner holds 0 or the
-    /// `self` of an instance created before (they start at 0, and only the executing
-    /// instance's `self` or 0 is ever assigned), and a fresh instance's `self` is non-zero and
-    /// differs from every earlier instance's, finished ones included.
+    /// A created instance's `self` differs from the value of every mutex owner and of every
+    /// ghost whose updates all assign `SelfId` or 0 (checked here, ghost by ghost; a ghost
+    /// that is ever assigned another constant, such as a phase, is left out): by induction
+    /// over an execution, each such ghost and owner holds 0 or the `self` of an instance
+    /// created before (it starts at 0, and only the executing instance's `self` or 0 is ever
+    /// assigned to it), and a fresh instance's `self` is non-zero and differs from every
+    /// earlier instance's, finished ones included.
     fn fresh_self(&self, b: &mut Branch, new: &Inst) {
-        let only_self_or_zero = self
-            .cert
-            .updates
-            .iter()
-            .all(|u| matches!(u.value, GhostValue::SelfId | GhostValue::Const(0)));
-        if !only_self_or_zero {
-            return;
-        }
-        for g in self.cert.ghosts.iter().chain(self.ts.mutex_owners.values()) {
+        let owner_like = |g: &VarId| {
+            self.cert
+                .updates
+                .iter()
+                .filter(|u| u.ghost == *g)
+                .all(|u| matches!(u.value, GhostValue::SelfId | GhostValue::Const(0)))
+        };
+        let ghosts = self.cert.ghosts.iter().filter(|g| owner_like(g));
+        for g in ghosts.chain(self.ts.mutex_owners.values()) {
             let d = self.cmp(BinOp::Ne, self.var(new.self_id), self.var(*g));
             b.emit(InstrKind::Assume(d));
         }

@@ -14,6 +14,11 @@
 //! verdict (unknown, timeout, out of memory, error) is not compared. With `--list CSV` only
 //! the listed (task, engine) runs are made: the suite's bounded check over the runs that
 //! finished quickly in an earlier sweep (`sv-comp/agree-tasks.csv`).
+//!
+//! `--property unreach-call,no-data-race,no-overflow` checks each listed property in turn
+//! (the shared tasks state only unreach-call: the others get a property file written into the
+//! output folder); the engines are compared per property and task, never across properties.
+//! An engine that does not check a property answers UNKNOWN and is not compared.
 
 #[cfg(test)]
 mod tests;
@@ -56,11 +61,29 @@ struct Args {
     /// Output folder (default target/agree): agree.csv and the logs
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Properties to check, comma-separated: unreach-call, no-data-race, no-overflow
+    #[arg(long, value_delimiter = ',', default_value = "unreach-call")]
+    property: Vec<String>,
+    /// Only every N-th task (by name, after --filter): a sample of a sweep too long to run whole
+    #[arg(long, default_value_t = 1)]
+    every: usize,
+}
+
+/// The specification of a property `--property` names.
+fn property_spec(name: &str) -> Option<&'static str> {
+    match name {
+        "unreach-call" => Some(yogar::svcomp::UNREACH_CALL_SPEC),
+        "no-data-race" => Some(yogar::svcomp::NO_DATA_RACE_SPEC),
+        "no-overflow" => Some(yogar::svcomp::NO_OVERFLOW_SPEC),
+        _ => None,
+    }
 }
 
 /// One run of one engine on one task.
 #[derive(Clone, Debug)]
 pub struct Outcome {
+    /// The property checked (`unreach-call`, `no-data-race`, ...).
+    pub property: String,
     pub task: String,
     pub engine: String,
     pub status: Status,
@@ -125,6 +148,14 @@ fn agree(args: &Args, log: &mut Log) -> Result<Vec<String>, String> {
     if args.engines.is_empty() || args.engines.iter().any(|e| e.trim().is_empty()) {
         return Err("--engines needs engine names".into());
     }
+    if let Some(bad) = args.property.iter().find(|p| property_spec(p).is_none()) {
+        return Err(format!(
+            "--property {bad}: not one of unreach-call, no-data-race, no-overflow"
+        ));
+    }
+    if args.every == 0 {
+        return Err("--every must be at least 1".into());
+    }
     let svb = find_svb(args.run.svb.as_deref())?;
     let yogar = yogar_at(args.run.yogar.as_deref())?;
     let mut tasks = load_tasks(&svb)?;
@@ -133,6 +164,11 @@ fn agree(args: &Args, log: &mut Log) -> Result<Vec<String>, String> {
         let rx = regex::Regex::new(filter).map_err(|e| format!("--filter: {e}"))?;
         tasks.retain(|t| rx.is_match(&t.name));
     }
+    let mut k = 0;
+    tasks.retain(|_| {
+        k += 1;
+        (k - 1) % args.every == 0
+    });
     let by_name: BTreeMap<&str, &RegressTask> =
         tasks.iter().map(|t| (t.name.as_str(), t)).collect();
     let engines: BTreeSet<&str> = args.engines.iter().map(String::as_str).collect();
@@ -176,6 +212,38 @@ fn agree(args: &Args, log: &mut Log) -> Result<Vec<String>, String> {
         .unwrap_or_else(|| repo_root().join("target/agree"));
     let logs = out_dir.join("logs");
     std::fs::create_dir_all(&logs).map_err(|e| format!("{}: {e}", logs.display()))?;
+    // Each property's tasks: the task's own unreach-call property file, or one written here.
+    let mut per_property: Vec<(String, Vec<RegressTask>)> = Vec::new();
+    for p in &args.property {
+        if per_property.iter().any(|(q, _)| q == p) {
+            continue;
+        }
+        let prp = out_dir.join(format!("{p}.prp"));
+        if p != "unreach-call" {
+            let spec = property_spec(p).unwrap_or_default();
+            std::fs::write(&prp, format!("{spec}\n"))
+                .map_err(|e| format!("{}: {e}", prp.display()))?;
+        }
+        let retargeted = jobs
+            .iter()
+            .map(|(t, _)| {
+                let mut t = (*t).clone();
+                if p != "unreach-call" {
+                    t.property_file = prp.clone();
+                }
+                t
+            })
+            .collect();
+        per_property.push((p.clone(), retargeted));
+    }
+    let jobs: Vec<(&RegressTask, &str, &str)> = per_property
+        .iter()
+        .flat_map(|(p, ts)| {
+            ts.iter()
+                .zip(&jobs)
+                .map(move |(t, (_, e))| (t, *e, p.as_str()))
+        })
+        .collect();
     let limits = args.run.limits();
     let runs: BTreeMap<&str, Runs> = engines
         .iter()
@@ -194,14 +262,19 @@ fn agree(args: &Args, log: &mut Log) -> Result<Vec<String>, String> {
         .collect();
     let task_count = jobs
         .iter()
-        .map(|(t, _)| t.name.as_str())
+        .map(|(t, _, _)| t.name.as_str())
         .collect::<BTreeSet<_>>()
         .len();
     let _ = writeln!(
         log.out,
-        "agree: {task_count} tasks, {} runs ({}), unwind {}, {} s CPU per run, jobs {}",
+        "agree: {task_count} tasks, {} runs ({}; {}), unwind {}, {} s CPU per run, jobs {}",
         jobs.len(),
         engines.iter().copied().collect::<Vec<_>>().join(", "),
+        per_property
+            .iter()
+            .map(|(p, _)| p.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
         args.unwind,
         args.run.limit_cpu,
         args.run.jobs.max(1)
@@ -217,7 +290,7 @@ fn agree(args: &Args, log: &mut Log) -> Result<Vec<String>, String> {
 
 /// Makes the runs, `jobs` at a time, one progress line each; outcomes in `jobs` order.
 fn run_all(
-    jobs: &[(&RegressTask, &str)],
+    jobs: &[(&RegressTask, &str, &str)],
     runs: &BTreeMap<&str, Runs>,
     threads: usize,
     out: &mut (dyn Write + Send),
@@ -229,12 +302,17 @@ fn run_all(
         for _ in 0..threads.min(jobs.len()) {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(&(task, engine)) = jobs.get(i) else {
+                let Some(&(task, engine, property)) = jobs.get(i) else {
                     break;
                 };
-                let stem = format!("{}.{engine}", task.log_stem());
+                let stem = if property == "unreach-call" {
+                    format!("{}.{engine}", task.log_stem())
+                } else {
+                    format!("{}.{property}.{engine}", task.log_stem())
+                };
                 let (status, ended) = runs[engine].verify(task, &stem);
                 let outcome = Outcome {
+                    property: property.to_string(),
                     task: task.name.clone(),
                     engine: engine.to_string(),
                     status,
@@ -245,9 +323,14 @@ fn run_all(
                 let n = done.0;
                 let _ = writeln!(
                     done.1,
-                    "[{n}/{}] {} {engine}: {} {:.2} s",
+                    "[{n}/{}] {} {engine}{}: {} {:.2} s",
                     jobs.len(),
                     outcome.task,
+                    if property == "unreach-call" {
+                        String::new()
+                    } else {
+                        format!(" ({property})")
+                    },
                     outcome.status,
                     outcome.cpu_s
                 );
@@ -265,7 +348,7 @@ fn run_all(
 fn write_outcomes(path: &Path, outcomes: &[Outcome]) -> Result<(), String> {
     let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     let mut w = csv::Writer::from_path(path).map_err(|e| err(&e))?;
-    w.write_record(["task", "engine", "status", "cpu_s"])
+    w.write_record(["task", "engine", "status", "cpu_s", "property"])
         .map_err(|e| err(&e))?;
     for o in outcomes {
         w.write_record([
@@ -273,24 +356,35 @@ fn write_outcomes(path: &Path, outcomes: &[Outcome]) -> Result<(), String> {
             o.engine.as_str(),
             &o.status.to_string(),
             &format!("{:.2}", o.cpu_s),
+            o.property.as_str(),
         ])
         .map_err(|e| err(&e))?;
     }
     w.flush().map_err(|e| err(&e))
 }
 
-/// The summary (per engine: runs, verdicts, runs compared with the default engine, CPU time;
-/// the tasks with two or more verdicts) and one line per task with both TRUE and FALSE.
+/// The summary (per property and engine: runs, TRUE and FALSE verdicts, runs compared with
+/// the default engine, CPU time; the tasks with two or more verdicts) and one line per task
+/// and property with both TRUE and FALSE (the property named unless it is unreach-call).
 pub fn compare(outcomes: &[Outcome]) -> (String, Vec<String>) {
-    let mut by_task: BTreeMap<&str, Vec<&Outcome>> = BTreeMap::new();
+    let mut by_task: BTreeMap<(&str, &str), Vec<&Outcome>> = BTreeMap::new();
     for o in outcomes {
-        by_task.entry(&o.task).or_default().push(o);
+        by_task.entry((&o.property, &o.task)).or_default().push(o);
     }
     let mut disagreements = Vec::new();
-    let mut compared = 0;
-    // Per engine: runs, verdicts, verdicts compared with the default engine's, CPU seconds.
-    let mut per_engine: BTreeMap<&str, (usize, usize, usize, f64)> = BTreeMap::new();
-    for (task, runs) in &by_task {
+    // Per property: tasks, tasks with two or more verdicts, disagreements, and per engine:
+    // runs, TRUE, FALSE, verdicts compared with the default engine's, CPU seconds.
+    #[derive(Default)]
+    struct PerProperty<'a> {
+        tasks: usize,
+        compared: usize,
+        disagreements: usize,
+        engines: BTreeMap<&'a str, (usize, usize, usize, usize, f64)>,
+    }
+    let mut per_property: BTreeMap<&str, PerProperty> = BTreeMap::new();
+    for ((property, task), runs) in &by_task {
+        let pp = per_property.entry(property).or_default();
+        pp.tasks += 1;
         let class = |o: &&Outcome| o.status.class();
         let decided: Vec<&&Outcome> = runs
             .iter()
@@ -300,44 +394,61 @@ pub fn compare(outcomes: &[Outcome]) -> (String, Vec<String>) {
             .iter()
             .find(|o| o.engine == DEFAULT_ENGINE && class(o) != VerdictClass::None);
         for o in runs {
-            let e = per_engine.entry(&o.engine).or_default();
+            let e = pp.engines.entry(&o.engine).or_default();
             e.0 += 1;
-            e.3 += o.cpu_s;
-            if class(o) != VerdictClass::None {
-                e.1 += 1;
-                if reference.is_some() && o.engine != DEFAULT_ENGINE {
-                    e.2 += 1;
-                }
+            e.4 += o.cpu_s;
+            match class(o) {
+                VerdictClass::True => e.1 += 1,
+                VerdictClass::False => e.2 += 1,
+                VerdictClass::None => {}
+            }
+            if class(o) != VerdictClass::None && reference.is_some() && o.engine != DEFAULT_ENGINE {
+                e.3 += 1;
             }
         }
         if decided.len() >= 2 {
-            compared += 1;
+            pp.compared += 1;
         }
         let has = |c: VerdictClass| decided.iter().any(|o| class(o) == c);
         if has(VerdictClass::True) && has(VerdictClass::False) {
+            pp.disagreements += 1;
             let all: Vec<String> = runs
                 .iter()
                 .map(|o| format!("{} {}", o.engine, o.status))
                 .collect();
-            disagreements.push(format!("{task}: {}", all.join(", ")));
+            let name = if *property == "unreach-call" {
+                task.to_string()
+            } else {
+                format!("{task} [{property}]")
+            };
+            disagreements.push(format!("{name}: {}", all.join(", ")));
         }
     }
     let mut s = String::new();
-    s.push_str("engine     runs  verdicts  compared-with-default  cpu-s\n");
-    for (engine, (runs, verdicts, with_default, cpu)) in &per_engine {
-        let cmp = if *engine == DEFAULT_ENGINE {
-            "-".to_string()
-        } else {
-            with_default.to_string()
-        };
+    for (property, pp) in &per_property {
+        if per_property.len() > 1 || *property != "unreach-call" {
+            s.push_str(&format!("property {property}\n"));
+        }
+        s.push_str("engine     runs  verdicts  true  false  compared-with-default  cpu-s\n");
+        for (engine, (runs, t, f, with_default, cpu)) in &pp.engines {
+            let cmp = if *engine == DEFAULT_ENGINE {
+                "-".to_string()
+            } else {
+                with_default.to_string()
+            };
+            s.push_str(&format!(
+                "{engine:<10} {runs:>4}  {:>8}  {t:>4}  {f:>5}  {cmp:>21}  {cpu:>5.1}\n",
+                t + f
+            ));
+        }
         s.push_str(&format!(
-            "{engine:<10} {runs:>4}  {verdicts:>8}  {cmp:>21}  {cpu:>5.1}\n"
+            "tasks: {}, with two or more verdicts: {}, disagreements: {}\n",
+            pp.tasks, pp.compared, pp.disagreements
         ));
     }
     let cpu: f64 = outcomes.iter().map(|o| o.cpu_s).sum();
     s.push_str(&format!(
-        "tasks: {}, with two or more verdicts: {compared}, disagreements: {}\ncpu time: {cpu:.1} s\n",
-        by_task.len(),
+        "all properties: disagreements: {}\ncpu time: {cpu:.1} s\n",
         disagreements.len()
     ));
     (s, disagreements)

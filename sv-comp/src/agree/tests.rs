@@ -12,16 +12,20 @@ use crate::regress::Log;
 const PRP: &str = "CHECK( init(main()), LTL(G ! call(reach_error())) )\n";
 
 /// A stand-in for `yogar verify`: the input file holds `ENGINE: <last line> <exit>` lines
-/// (`default` for a run without --engine); it checks that the bound options are given.
+/// (`default` for a run without --engine; `race-ENGINE` under no-data-race); it checks that
+/// the bound options are given.
 const FAKE_TOOL: &str = r#"#!/bin/sh
 [ "$1" = verify ] || exit 98
 case " $* " in *" --unwind 2 --no-unwinding-assertions "*) ;; *) exit 97;; esac
-engine=default; take=; file=
+engine=default; take=; file=; prp=; takep=
 for a; do
   if [ -n "$take" ]; then engine=$a; take=; fi
+  if [ -n "$takep" ]; then prp=$a; takep=; fi
   if [ "$a" = --engine ]; then take=1; fi
+  if [ "$a" = --property ]; then takep=1; fi
   file=$a
 done
+if grep -q data-race "$prp"; then engine="race-$engine"; fi
 line=$(grep "^$engine: " "$file" | head -n 1 | sed "s/^$engine: //")
 [ -n "$line" ] || { echo "UNKNOWN (no answer)"; exit 5; }
 code=${line##* }; verdict=${line% *}
@@ -140,6 +144,32 @@ fn a_true_against_a_false_fails_and_names_the_task() {
     // Two explorers disagreeing with each other count as well, without the default engine.
     let (code, _, text) = f.run(&["--engines", "dpor,cdpor"]);
     assert_eq!(code, 1, "{text}");
+}
+
+/// Under `--property` each property is compared on its own: a race verdict never meets an
+/// unreach-call one, and a disagreement names its property.
+#[test]
+fn properties_are_compared_each_on_its_own() {
+    const RACY: &str = "default: TRUE 0\ndpor: TRUE 0\nrace-default: FALSE(no-data-race) 10\n\
+                        race-dpor: FALSE(no-data-race) 10\n";
+    const SPLIT: &str = "default: TRUE 0\ndpor: TRUE 0\nrace-default: TRUE 0\n\
+                         race-dpor: FALSE(no-data-race) 10\n";
+    let f = Fixture::new("props", &[("d/a", RACY), ("d/b", SPLIT), ("d/c", AGREE)]);
+    let both = ["--engines", "default,dpor", "--property"];
+    let (code, _, text) = f.run(&[&both[..], &["unreach-call,no-data-race"]].concat());
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("d/b.yml [no-data-race]: default true, dpor false(no-data-race)"));
+    assert!(!text.contains("d/a.yml [no-data-race]:"), "{text}");
+    assert!(text.contains("property no-data-race"), "{text}");
+    assert!(text.contains("12 runs"), "{text}");
+    let (code, _, text) = f.run(&[&both[..], &["unreach-call"]].concat());
+    assert_eq!(code, 0, "{text}");
+    // Every second task: d/a and d/c, which agree under both.
+    let (code, _, text) = f.run(&[&both[..], &["no-data-race", "--every", "2"]].concat());
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("2 tasks, 4 runs"), "{text}");
+    let (code, _, text) = f.run(&[&both[..], &["termination"]].concat());
+    assert_eq!(code, 2, "{text}");
 }
 
 #[test]

@@ -94,6 +94,11 @@ impl Lowerer<'_> {
                     size,
                     zeroed,
                     site,
+                    kind: if name.contains("alloca") {
+                        crate::ir::AllocKind::Stack
+                    } else {
+                        crate::ir::AllocKind::Heap
+                    },
                 });
                 dst.map(Expr::read)
             }

@@ -8,6 +8,7 @@ mod atomics;
 mod cprover;
 mod gcc;
 mod libc;
+mod mutex_kinds;
 
 pub(super) use libc::{PRINTF_FAMILY, READ_ONLY};
 

@@ -94,11 +94,16 @@ impl Lowerer<'_> {
                 self.arg_count(name, args, 2, span)?;
                 let m = self.sync_ptr_arg(&args[0])?;
                 let attr = self.rvalue(&args[1])?;
-                // A mutex attribute object can only have been given the normal type (see
-                // `mutexattr_settype`): the mutex is an ordinary one.
                 if !Self::is_null(&attr) && name == "pthread_cond_init" {
                     return Err(self.unsupported(span, format!("{name} with attributes")));
                 }
+                if name == "pthread_mutex_init" && self.kinds.mutex_kinds {
+                    let attr = (!Self::is_null(&attr)).then(|| self.reads_first(attr));
+                    self.kinds_init(m, attr);
+                    return Ok(Some(self.zero_int()));
+                }
+                // Without kinds, a mutex attribute object can only have been given the normal
+                // type (see `mutexattr_settype`): the mutex is an ordinary one.
                 self.emit(if name == "pthread_mutex_init" {
                     InstrKind::MutexInit(m)
                 } else {
@@ -114,6 +119,13 @@ impl Lowerer<'_> {
             | "pthread_cond_destroy" => {
                 self.arg_count(name, args, 1, span)?;
                 let m = self.sync_ptr_arg(&args[0])?;
+                if self.kinds.mutex_kinds {
+                    match name {
+                        "pthread_mutex_lock" => return Ok(Some(Some(self.kinds_lock(m)))),
+                        "pthread_mutex_unlock" => return Ok(Some(Some(self.kinds_unlock(m)))),
+                        _ => {}
+                    }
+                }
                 self.emit(match name {
                     "pthread_mutex_lock" => InstrKind::MutexLock(m),
                     "pthread_mutex_unlock" => InstrKind::MutexUnlock(m),
@@ -127,6 +139,9 @@ impl Lowerer<'_> {
             "pthread_mutex_trylock" => {
                 self.arg_count(name, args, 1, span)?;
                 let m = self.sync_ptr_arg(&args[0])?;
+                if self.kinds.mutex_kinds {
+                    return Ok(Some(Some(self.kinds_trylock(m))));
+                }
                 let int = self.types.int32();
                 let dst = self.result_temp(int, want);
                 self.emit(InstrKind::MutexTryLock {
@@ -139,6 +154,9 @@ impl Lowerer<'_> {
                 self.arg_count(name, args, 2, span)?;
                 let c = self.sync_ptr_arg(&args[0])?;
                 let m = self.sync_ptr_arg(&args[1])?;
+                if self.kinds.mutex_kinds {
+                    return Ok(Some(Some(self.kinds_cond_wait(c, m))));
+                }
                 self.emit(InstrKind::CondWait { cond: c, mutex: m });
                 self.zero_int()
             }
@@ -181,7 +199,7 @@ impl Lowerer<'_> {
             }
             "pthread_attr_setdetachstate" => {
                 self.arg_count(name, args, 2, span)?;
-                self.discard(&args[0])?;
+                let a = self.ptr_arg(&args[0])?;
                 let state = self.rvalue(&args[1])?;
                 // PTHREAD_CREATE_JOINABLE (0) is the default state: nothing to note. Any other
                 // value, or one not known here, may detach the threads created with it.
@@ -189,18 +207,59 @@ impl Lowerer<'_> {
                     let at = self.where_(span);
                     self.note_detach(format!("a detached thread attribute at {at}"));
                 }
+                if self.kinds.detach_state {
+                    let int = self.types.int32();
+                    let state = self.convert_arg(state, int, span)?;
+                    Some(self.detach_state_set(a, state))
+                } else {
+                    self.zero_int()
+                }
+            }
+            "pthread_attr_getdetachstate" => {
+                self.arg_count(name, args, 2, span)?;
+                let a = self.ptr_arg(&args[0])?;
+                let out = self.ptr_arg(&args[1])?;
+                let out = self.deref_place(out, span)?;
+                self.detach_state_get(a, out);
+                self.zero_int()
+            }
+            "pthread_attr_init" if self.kinds.detach_state => {
+                self.arg_count(name, args, 1, span)?;
+                let a = self.ptr_arg(&args[0])?;
+                self.detach_state_init(a);
                 self.zero_int()
             }
             "pthread_mutexattr_init" | "pthread_mutexattr_destroy" => {
                 self.arg_count(name, args, 1, span)?;
-                self.discard(&args[0])?;
+                if name == "pthread_mutexattr_init" && self.kinds.mutex_kinds {
+                    let a = self.ptr_arg(&args[0])?;
+                    self.kinds_attr_init(a);
+                } else {
+                    self.discard(&args[0])?;
+                }
                 self.zero_int()
             }
             "pthread_mutexattr_settype" => {
                 self.arg_count(name, args, 2, span)?;
+                if self.kinds.mutex_kinds {
+                    let a = self.ptr_arg(&args[0])?;
+                    let kind = self.rvalue(&args[1])?;
+                    let int = self.types.int32();
+                    let kind = self.convert_arg(kind, int, span)?;
+                    return Ok(Some(Some(self.kinds_settype(a, kind))));
+                }
                 self.discard(&args[0])?;
                 let kind = self.rvalue(&args[1])?;
                 self.mutexattr_settype(kind, span)?;
+                self.zero_int()
+            }
+            "pthread_mutexattr_gettype" => {
+                self.arg_count(name, args, 2, span)?;
+                let a = self.ptr_arg(&args[0])?;
+                let out = self.ptr_arg(&args[1])?;
+                let out = self.deref_place(out, span)?;
+                let a = self.kinds.mutex_kinds.then_some(a);
+                self.kinds_gettype(a, out);
                 self.zero_int()
             }
             "pthread_attr_init"
@@ -222,16 +281,17 @@ impl Lowerer<'_> {
         Ok(Some(r))
     }
 
-    /// `pthread_mutexattr_settype(attr, kind)`: only the normal type (`PTHREAD_MUTEX_NORMAL`,
-    /// which is also `PTHREAD_MUTEX_DEFAULT`) is modelled; a recursive, error-checking or
-    /// unknown kind is unsupported where it is set (an error when the call is reachable).
+    /// `pthread_mutexattr_settype(attr, kind)` in a program without mutex kinds (see
+    /// `lower::mutex_kinds`, whose syntactic scan chose that): only the normal type
+    /// (`PTHREAD_MUTEX_NORMAL`, which is also `PTHREAD_MUTEX_DEFAULT`) can be set; anything
+    /// else is an error here (the scan would have chosen the model of kinds).
     ///
     /// Why this makes `pthread_mutex_init(m, attr)` exact with any attribute object: the
     /// object is opaque and only the `pthread_mutexattr_*` calls change it. `init` and
-    /// `destroy` give the default (normal) type; `settype` is modelled only for the normal
-    /// type; every other setter (`setpshared`, `setprotocol`, `setrobust`, ...) is
-    /// unsupported. So in every program the frontend accepts, each reachable attribute
-    /// object describes a normal mutex, which is the mutex modelled.
+    /// `destroy` give the default (normal) type; `settype` sets only the normal type; every
+    /// other setter (`setpshared`, `setprotocol`, `setrobust`, ...) is unsupported. So in
+    /// every such program the frontend accepts, each reachable attribute object describes a
+    /// normal mutex, which is the mutex modelled.
     fn mutexattr_settype(&mut self, kind: Expr, span: Span) -> R<()> {
         match kind.as_const() {
             Some(PTHREAD_MUTEX_NORMAL) => Ok(()),
@@ -276,7 +336,7 @@ impl Lowerer<'_> {
     /// A read stays in place only when no other thread can write it: a temporary. A local's address may be taken later in its function, so
     /// locals and parameters count as memory here. Places keep their shape (`&t[i]` becomes
     /// `&t[tmp]`), so a handle or mutex named directly stays a direct place.
-    fn reads_first(&mut self, e: Expr) -> Expr {
+    pub(super) fn reads_first(&mut self, e: Expr) -> Expr {
         let Expr { kind, ty } = e;
         let kind = match kind {
             ExprKind::Read(p) if self.private_place(&p) => {

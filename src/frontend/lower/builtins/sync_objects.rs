@@ -206,21 +206,39 @@ impl Lowerer<'_> {
             "pthread_cond_timedwait" => {
                 let m = self.sync_ptr_arg(&args[1])?;
                 self.discard(&args[2])?;
-                self.emit(InstrKind::CondWait {
-                    cond: obj,
-                    mutex: m,
-                });
+                let waited = if self.kinds.mutex_kinds {
+                    let w = self.kinds_cond_wait(obj, m);
+                    Some(self.freeze(w))
+                } else {
+                    self.emit(InstrKind::CondWait {
+                        cond: obj,
+                        mutex: m,
+                    });
+                    None
+                };
                 // Timed out or not: a two-valued input.
                 let b = self.types.bool_();
                 let out = self.temp(b);
                 self.emit(InstrKind::Nondet { dst: out.clone() });
-                Expr {
+                let r = Expr {
                     kind: ExprKind::Ite(
                         Box::new(Expr::read(out)),
                         Box::new(k(ETIMEDOUT)),
                         Box::new(k(0)),
                     ),
                     ty: int,
+                };
+                // A wait that failed (EPERM: not the owner of an error-checking or recursive
+                // mutex) returns its error without waiting.
+                match waited {
+                    Some(w) => {
+                        let failed = self.binary(BinOp::Ne, w.clone(), k(0), int);
+                        Expr {
+                            kind: ExprKind::Ite(Box::new(failed), Box::new(w), Box::new(r)),
+                            ty: int,
+                        }
+                    }
+                    None => r,
                 }
             }
             _ => return Ok(None),
@@ -229,7 +247,7 @@ impl Lowerer<'_> {
     }
 
     /// The `int` at byte `offset` of the object `p` points to.
-    fn cell(&mut self, p: Expr, offset: u64) -> Place {
+    pub(super) fn cell(&mut self, p: Expr, offset: u64) -> Place {
         let int = self.types.int32();
         let pi = self.types.pointer(int);
         let mut p = if p.ty == pi { p } else { self.cast(p, pi) };

@@ -1,0 +1,30 @@
+// Prover family (yogar-bench section `prove`): 1 distinct thread template(s), each with
+// 1 counter(s) of its own, updated in an atomic section, looping forever: a counter wraps from 10 to 0,
+// and each thread asserts its counters stay in 0..10. No bound closes the loops; the
+// thread-modular prover proves it for every number of iterations. Generated: N templates
+// (thread count axis) and S counters per template (program size axis).
+#include <assert.h>
+#include <pthread.h>
+
+void __VERIFIER_atomic_begin(void);
+void __VERIFIER_atomic_end(void);
+int c0_0 = 0;
+
+void *worker0(void *arg) {
+  while (1) {
+    __VERIFIER_atomic_begin();
+    if (c0_0 < 10)
+      c0_0 = c0_0 + 1;
+    if (c0_0 > 10)
+      c0_0 = 0;
+    assert(c0_0 >= 0 && c0_0 <= 10);
+    __VERIFIER_atomic_end();
+  }
+  return 0;
+}
+
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, worker0, 0);
+  return 0;
+}

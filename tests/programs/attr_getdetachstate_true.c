@@ -1,0 +1,28 @@
+// expect: TRUE unwind: 2
+// pthread_attr_getdetachstate reads what pthread_attr_init and pthread_attr_setdetachstate
+// wrote (an invalid state is refused with EINVAL and leaves it).
+#include <assert.h>
+#include <errno.h>
+#include <pthread.h>
+
+int x;
+
+void *worker(void *arg) {
+  x = 1;
+  return 0;
+}
+
+int main(void) {
+  pthread_attr_t attr;
+  int s = -1;
+  pthread_attr_init(&attr);
+  pthread_attr_getdetachstate(&attr, &s);
+  assert(s == PTHREAD_CREATE_JOINABLE);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  assert(pthread_attr_setdetachstate(&attr, 5) == EINVAL);
+  pthread_attr_getdetachstate(&attr, &s);
+  assert(s == PTHREAD_CREATE_DETACHED);
+  pthread_t t;
+  pthread_create(&t, &attr, worker, 0);
+  return 0;
+}

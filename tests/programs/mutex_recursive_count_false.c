@@ -1,0 +1,38 @@
+// expect: FALSE unwind: 2
+// A recursive mutex locked twice is still held after the first unlock but not after the
+// second: the other thread can take it and see the value written after both unlocks.
+#include <assert.h>
+#include <pthread.h>
+
+pthread_mutex_t m;
+int g;
+
+void *owner(void *arg) {
+  pthread_mutex_lock(&m);
+  pthread_mutex_lock(&m);
+  g = 2;
+  pthread_mutex_unlock(&m);
+  g = 1;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+
+void *other(void *arg) {
+  pthread_mutex_lock(&m);
+  assert(g != 1);
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+
+int main(void) {
+  pthread_mutexattr_t a;
+  pthread_mutexattr_init(&a);
+  pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+  pthread_mutex_init(&m, &a);
+  pthread_t t1, t2;
+  pthread_create(&t1, 0, owner, 0);
+  pthread_create(&t2, 0, other, 0);
+  pthread_join(t1, 0);
+  pthread_join(t2, 0);
+  return 0;
+}

@@ -1,0 +1,34 @@
+// Unboundedly many workers each draw `x` and `y`, record in `z` whether they were equal, and
+// later check `x == y` from `z` alone (inside a user-level lock, as in SV-COMP's
+// 29_conditionals). Needs the relation between `z` and `x == y`, which no interval holds.
+#include <pthread.h>
+extern void reach_error(void);
+extern void __VERIFIER_assume(int);
+extern int __VERIFIER_nondet_int(void);
+int m = 0;
+void __VERIFIER_atomic_acquire(void) { __VERIFIER_assume(m == 0); m = 1; }
+void __VERIFIER_atomic_release(void) { __VERIFIER_assume(m == 1); m = 0; }
+void *worker(void *arg) {
+  while (1) {
+    int x = __VERIFIER_nondet_int();
+    int y = __VERIFIER_nondet_int();
+    int z;
+    __VERIFIER_atomic_acquire();
+    if (x == y)
+      z = 0;
+    else
+      z = 1;
+    if (z == 0) {
+      if (x != y) reach_error();
+    } else {
+      if (x == y) reach_error();
+    }
+    __VERIFIER_atomic_release();
+  }
+  return 0;
+}
+int main(void) {
+  pthread_t t;
+  while (1) pthread_create(&t, 0, worker, 0);
+  return 0;
+}
