@@ -24,8 +24,11 @@ pub struct Proof {
     pub stats: CheckStats,
 }
 
+/// One analysis of the ladder.
+type Analysis = fn(&mut Templates) -> Result<Certificate, GiveUp>;
+
 /// The analyses, in the order they are tried.
-const LADDER: [fn(&mut Templates) -> Result<Certificate, GiveUp>; 3] = [
+const LADDER: [Analysis; 3] = [
     analyze::analyze,
     |ts| analyze::analyze_phased(ts, analyze::Sabotage::default()),
     analyze::analyze_private,

@@ -74,7 +74,7 @@ impl PrivateKeys {
     }
     /// Appends the initial tags (all [`UNKNOWN`]) to a key of the global keys.
     pub fn extend(&self, key: &mut Key) {
-        key.extend(std::iter::repeat(UNKNOWN).take(self.vars.len()));
+        key.extend(std::iter::repeat_n(UNKNOWN, self.vars.len()));
     }
     /// The tag of private key `j` holding `val` (`None`: any value).
     pub fn tag_of(&self, j: usize, val: Option<&Val>) -> u8 {
@@ -96,7 +96,7 @@ impl PrivateKeys {
             private.extend(t.locals.iter().copied().filter(|v| *v != t.self_id));
         }
         // Per candidate: constants assigned, candidates copied; `None` once disqualified.
-        let mut cands: HashMap<VarId, Option<(BTreeSet<i128>, Vec<VarId>)>> = private
+        let mut cands: HashMap<VarId, Option<Cand>> = private
             .iter()
             .filter(|&&v| matches!(scalar_of(prog, prog.vars[v].ty), Scalar::Int(_)))
             .map(|&v| (v, Some((BTreeSet::new(), Vec::new()))))
@@ -205,6 +205,9 @@ impl PrivateKeys {
         pk
     }
 }
+
+/// A candidate's constants assigned and candidates copied.
+type Cand = (BTreeSet<i128>, Vec<VarId>);
 
 enum Source {
     Const(i128),
