@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use yogar::frontend::load_file;
 use yogar::ir::DataModel;
-use yogar::prove::analyze::{analyze_with, Sabotage};
+use yogar::prove::analyze::{analyze_opts, analyze_with, Sabotage};
 use yogar::prove::{check, templates};
 use yogar::sharing::Sharing;
 
@@ -22,31 +22,35 @@ enum Outcome {
     Rejected(String),
 }
 
+/// As `prove::run::prove` does: the plain analysis, then, each time the checker rejects a
+/// certificate, the analysis with phase ghosts, then the one with private keys.
 fn prove_with(path: &Path, model: DataModel, sabotage: Sabotage) -> Outcome {
     let prog = load_file(path, model).expect("program loads");
     let sharing = Sharing::analyse(&prog);
-    let mut ts = match templates::build(&prog, &sharing) {
-        Ok(ts) => ts,
-        Err(e) => return Outcome::GaveUp(e.to_string()),
-    };
-    let base = ts.clone();
-    let cert = match analyze_with(&mut ts, sabotage) {
-        Ok(c) => c,
-        Err(e) => return Outcome::GaveUp(e.to_string()),
-    };
-    let first = match check::check(&ts, &cert, Some(Duration::from_secs(120))) {
-        Ok(_) => return Outcome::Proved,
-        Err(e) => e,
-    };
-    // As `prove::run` does: a rejected certificate is tried again with phase ghosts.
-    let mut ts = base;
-    let Ok(cert) = yogar::prove::analyze::analyze_phased(&mut ts, sabotage) else {
-        return Outcome::Rejected(first.to_string());
-    };
-    match check::check(&ts, &cert, Some(Duration::from_secs(120))) {
-        Ok(_) => Outcome::Proved,
-        Err(e) => Outcome::Rejected(e.to_string()),
+    let mut first: Option<String> = None;
+    for rung in 0..3 {
+        let mut ts = match templates::build(&prog, &sharing) {
+            Ok(ts) => ts,
+            Err(e) => return Outcome::GaveUp(e.to_string()),
+        };
+        let cert = match rung {
+            0 => analyze_with(&mut ts, sabotage),
+            1 => yogar::prove::analyze::analyze_phased(&mut ts, sabotage),
+            _ => analyze_opts(&mut ts, sabotage, true),
+        };
+        let cert = match cert {
+            Ok(c) => c,
+            Err(e) if rung == 0 => return Outcome::GaveUp(e.to_string()),
+            Err(_) => continue,
+        };
+        match check::check(&ts, &cert, Some(Duration::from_secs(120))) {
+            Ok(_) => return Outcome::Proved,
+            Err(e) => {
+                first.get_or_insert_with(|| e.to_string());
+            }
+        }
     }
+    Outcome::Rejected(first.unwrap_or_default())
 }
 
 fn program(name: &str) -> PathBuf {

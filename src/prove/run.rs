@@ -1,10 +1,16 @@
 //! The prover as the pipeline runs it: templates, the analyser, then the checker; TRUE only
 //! when the checker accepts the analyser's certificate.
+//!
+//! The analyses form a ladder: the plain one first, then, each time the checker rejects a
+//! certificate (not a timeout), a finer and costlier one in what is left of the time — with
+//! phase ghosts for the locks ([`analyze::analyze_phased`]), then with private keys
+//! ([`analyze::private_keys`]). Every certificate is checked in full; the first rejection is
+//! reported when no later attempt proves the program.
 
 use std::time::{Duration, Instant};
 
 use super::check::{self, CheckStats};
-use super::{analyze, templates, Certificate, Templates};
+use super::{analyze, templates, Certificate, GiveUp, Templates};
 use crate::ir::Program;
 use crate::sharing::Sharing;
 
@@ -18,6 +24,16 @@ pub struct Proof {
     pub stats: CheckStats,
 }
 
+/// One analysis of the ladder.
+type Analysis = fn(&mut Templates) -> Result<Certificate, GiveUp>;
+
+/// The analyses, in the order they are tried.
+const LADDER: [Analysis; 3] = [
+    analyze::analyze,
+    |ts| analyze::analyze_phased(ts, analyze::Sabotage::default()),
+    analyze::analyze_private,
+];
+
 /// Tries to prove `prog` correct within `timeout`; `Err` says why no proof was found.
 pub fn prove(
     prog: &Program,
@@ -26,38 +42,37 @@ pub fn prove(
 ) -> Result<Proof, String> {
     let start = Instant::now();
     let base = templates::build(prog, sharing).map_err(|g| g.to_string())?;
-    let mut ts = base.clone();
-    let cert = analyze::analyze(&mut ts).map_err(|g| g.to_string())?;
-    let first = match check::check(&ts, &cert, timeout) {
-        Ok(stats) => {
-            return Ok(Proof {
-                method: cert.method.clone(),
-                templates: ts,
-                certificate: cert,
-                stats,
-            })
+    let mut first: Option<String> = None;
+    for (n, analysis) in LADDER.iter().enumerate() {
+        let left = timeout.map(|t| t.saturating_sub(start.elapsed()));
+        if n > 0 && left.is_some_and(|l| l.is_zero()) {
+            break;
         }
-        Err(f) => f,
-    };
-    // A rejected certificate (not a timeout): try again with phase ghosts for the locks, a
-    // finer and costlier analysis (see `analyze::phases`). Either certificate is checked in
-    // full; the first failure is reported when the second attempt has nothing to offer.
-    if first.obligation.is_none() {
-        return Err(first.to_string());
+        let mut ts = base.clone();
+        let cert = match analysis(&mut ts) {
+            Ok(c) => c,
+            // The first analysis's reason is the answer; a later one that finds nothing
+            // (no phase sites, say) leaves the ladder's next rung to try.
+            Err(g) if n == 0 => return Err(g.to_string()),
+            Err(_) => continue,
+        };
+        match check::check(&ts, &cert, left) {
+            Ok(stats) => {
+                return Ok(Proof {
+                    method: cert.method.clone(),
+                    templates: ts,
+                    certificate: cert,
+                    stats,
+                })
+            }
+            Err(f) => {
+                let timeout = f.obligation.is_none();
+                first.get_or_insert_with(|| f.to_string());
+                if timeout {
+                    break;
+                }
+            }
+        }
     }
-    let left = timeout.map(|t| t.saturating_sub(start.elapsed()));
-    if left.is_some_and(|l| l.is_zero()) {
-        return Err(first.to_string());
-    }
-    let mut ts = base;
-    let Ok(cert) = analyze::analyze_phased(&mut ts, analyze::Sabotage::default()) else {
-        return Err(first.to_string());
-    };
-    let stats = check::check(&ts, &cert, left).map_err(|f| f.to_string())?;
-    Ok(Proof {
-        method: cert.method.clone(),
-        templates: ts,
-        certificate: cert,
-        stats,
-    })
+    Err(first.unwrap_or_else(|| "no certificate".into()))
 }

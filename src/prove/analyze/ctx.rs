@@ -39,6 +39,8 @@ pub struct Ctx<'a> {
     mentioned: SecondaryMap<VarId, bool>,
     /// Test-only sabotage: `+` adds one more than the program does.
     pub add_off_by_one: bool,
+    /// The private keys (set by the analyser after the global keys are known).
+    pub private: super::private_keys::PrivateKeys,
     /// Sabotage (tests only): see [`super::Sabotage::skew_small_copies`].
     pub skew_small_copies: bool,
     /// Phase ghost updates after an instruction: key index and value (see [`super::phases`]).
@@ -98,6 +100,7 @@ impl<'a> Ctx<'a> {
             int_ty,
             mentioned,
             add_off_by_one: false,
+            private: Default::default(),
             skew_small_copies: false,
             phase_updates: HashMap::new(),
         }

@@ -378,9 +378,11 @@ pub fn compatible(cx: &Ctx, kt: &Key, ku: &Key) -> bool {
     kt.iter()
         .zip(ku)
         .enumerate()
-        .all(|(i, (&a, &b))| match cx.keys[i].kind {
-            KeyKind::Flag => a == b,
-            KeyKind::Lock { .. } => matches!(
+        .all(|(i, (&a, &b))| match cx.keys.get(i).map(|k| k.kind) {
+            // A private key (see `private_keys`): the other instance's is its own.
+            None => true,
+            Some(KeyKind::Flag) => a == b,
+            Some(KeyKind::Lock { .. }) => matches!(
                 (a, b),
                 (FREE, FREE)
                     | (HELD_SELF, HELD_OTHER)
@@ -397,9 +399,11 @@ pub fn translate(cx: &Ctx, kt: &Key, ku: &Key) -> Key {
     kt.iter()
         .zip(ku)
         .enumerate()
-        .map(|(i, (&a, &b))| match cx.keys[i].kind {
-            KeyKind::Flag => b,
-            KeyKind::Lock { .. } => match b {
+        .map(|(i, (&a, &b))| match cx.keys.get(i).map(|k| k.kind) {
+            // A private key: another instance's step leaves this instance's variables.
+            None => a,
+            Some(KeyKind::Flag) => b,
+            Some(KeyKind::Lock { .. }) => match b {
                 HELD_SELF => HELD_OTHER,
                 FREE => FREE,
                 _ => a,

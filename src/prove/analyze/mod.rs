@@ -30,6 +30,7 @@ pub mod loop_writes;
 pub mod paths;
 pub mod phases;
 pub mod pointsto;
+pub mod private_keys;
 pub mod transfer;
 
 use crate::ir::{InstrKind, Loc, PlaceBase, VarData, VarKind};
@@ -71,7 +72,23 @@ pub fn analyze(templates: &mut Templates) -> Result<Certificate, GiveUp> {
 
 /// [`analyze`] with deliberate mistakes (tests only).
 pub fn analyze_with(templates: &mut Templates, sabotage: Sabotage) -> Result<Certificate, GiveUp> {
-    analyze_impl(templates, sabotage, false)
+    analyze_impl(templates, sabotage, false, false)
+}
+
+/// [`analyze`] partitioning also by private keys ([`private_keys`]): more precise, and on
+/// some programs far more partitions, so the prover tries it only when the plain analysis's
+/// certificate is rejected ([`crate::prove::run`]).
+pub fn analyze_private(templates: &mut Templates) -> Result<Certificate, GiveUp> {
+    analyze_impl(templates, Sabotage::default(), false, true)
+}
+
+/// The analysis with deliberate mistakes (tests only) and, when `private`, private keys.
+pub fn analyze_opts(
+    templates: &mut Templates,
+    sabotage: Sabotage,
+    private: bool,
+) -> Result<Certificate, GiveUp> {
+    analyze_impl(templates, sabotage, false, private)
 }
 
 /// [`analyze`] with phase ghosts for the locks that have phase sites ([`phases`]): more
@@ -81,13 +98,14 @@ pub fn analyze_phased(
     templates: &mut Templates,
     sabotage: Sabotage,
 ) -> Result<Certificate, GiveUp> {
-    analyze_impl(templates, sabotage, true)
+    analyze_impl(templates, sabotage, true, false)
 }
 
 fn analyze_impl(
     templates: &mut Templates,
     sabotage: Sabotage,
     phased: bool,
+    private: bool,
 ) -> Result<Certificate, GiveUp> {
     let (mut keys, lock_writes) = keys::choose(templates);
     let chosen_phases = if phased {
@@ -151,6 +169,11 @@ fn analyze_impl(
         cx.phase_updates = phase_updates;
         cx.add_off_by_one = sabotage.add_off_by_one;
         cx.skew_small_copies = sabotage.skew_small_copies;
+        cx.private = if private {
+            private_keys::PrivateKeys::choose(templates, cx.keys.len())
+        } else {
+            private_keys::PrivateKeys::none(cx.keys.len())
+        };
         let main_entry = main_entry(&cx, &inits);
         let mut fx = Fixpoint::new(&cx);
         fx.drop_interference = sabotage.drop_interference;
@@ -213,6 +236,8 @@ fn main_entry(cx: &Ctx, inits: &std::collections::HashMap<crate::ir::VarId, Opti
             KeyKind::Flag => inits.get(&k.var).copied().flatten().unwrap_or(0) as u8,
         })
         .collect();
+    let mut key = key;
+    cx.private.extend(&mut key);
     State::single(key, env)
 }
 

@@ -81,7 +81,11 @@ fn step_plain(
         InstrKind::Decl(v) => {
             let mut e = env.clone();
             e.set(*v, None, None);
-            pass(out, key.clone(), e);
+            let mut k = key.clone();
+            if let Some(p) = cx.private.position(*v) {
+                k[p] = super::private_keys::UNKNOWN;
+            }
+            pass(out, k, e);
         }
         InstrKind::Assign { dst, src } => {
             let v = eval(cx, key, env, src);
@@ -167,15 +171,22 @@ fn write(
     val: Option<Val>,
 ) -> Result<Vec<(Key, Env)>, GiveUp> {
     let mut e = env.clone();
-    match place_ref(cx, key, env, dst) {
+    let mut key = key.clone();
+    match place_ref(cx, &key, env, dst) {
         PlaceRef::Var(v) => {
             if let Some(i) = cx.key_index(v) {
-                return key_write(cx, t, l, key, env, i, val);
+                return key_write(cx, t, l, &key, env, i, val);
             }
             e.set(v, val, cx.range(v));
+            if let Some(p) = cx.private.position(v) {
+                key[p] = cx.private.tag_of(p - cx.private.base, e.get(v));
+            }
         }
         PlaceRef::Weak(vs) => {
             for v in vs {
+                if let Some(p) = cx.private.position(v) {
+                    key[p] = super::private_keys::UNKNOWN;
+                }
                 if cx.key_index(v).is_some() {
                     return Err(unsupported(
                         cx,
@@ -184,7 +195,7 @@ fn write(
                         "an ambiguous write of a lock or flag",
                     ));
                 }
-                let old = read_var(cx, key, env, v);
+                let old = read_var(cx, &key, env, v);
                 let j = match (old, &val) {
                     (Some(a), Some(b)) => a.join(b),
                     _ => None,
@@ -202,7 +213,7 @@ fn write(
             ))
         }
     }
-    Ok(vec![(key.clone(), e)])
+    Ok(vec![(key, e)])
 }
 
 fn key_write(
@@ -260,8 +271,8 @@ fn key_write(
 pub fn foreign_key(cx: &Ctx, key: &Key) -> Key {
     key.iter()
         .enumerate()
-        .map(|(i, &b)| match cx.keys[i].kind {
-            KeyKind::Lock { .. } if b == HELD_SELF => HELD_OTHER,
+        .map(|(i, &b)| match cx.keys.get(i).map(|k| k.kind) {
+            Some(KeyKind::Lock { .. }) if b == HELD_SELF => HELD_OTHER,
             _ => b,
         })
         .collect()
@@ -298,7 +309,7 @@ fn thread_entry(
         }
         e.set(p, a, cx.range(p));
     }
-    Ok((foreign_key(cx, key), e))
+    Ok((cx.private.forget(&foreign_key(cx, key)), e))
 }
 
 pub fn zero(cx: &Ctx, v: VarId) -> Option<Val> {

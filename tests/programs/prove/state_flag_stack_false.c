@@ -1,4 +1,4 @@
-// FALSE twin of state_flag_stack_unproved.c: every thread resets `top`, not only the first, so a
+// FALSE twin of state_flag_stack_true.c: every thread resets `top`, not only the first, so a
 // late thread can empty the stack between another's push and its check.
 #include <pthread.h>
 extern void reach_error(void);

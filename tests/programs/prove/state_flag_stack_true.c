@@ -1,5 +1,5 @@
-// TRUE, but not proved yet (the analyser's certificate fails a consecution check inside
-// push; see the prove-ai report): kept as the TRUE counterpart of state_flag_stack_false.c.
+// Proved since narrowing meets with the previous state and the prover retries with private
+// keys (push's result `r == 1` implies `top != 0`).
 // The shape of the stack tasks: the first thread to take `m2` while `state == 0` resets `top`
 // and sets `state = 1` for good; every thread then pushes (top := a non-zero index) and checks
 // that the stack is not empty. The reset can no longer happen once `state == 1` is known.
