@@ -14,6 +14,7 @@
 
 mod agree;
 mod child;
+mod counters_family;
 mod engines;
 mod explore;
 mod growth;

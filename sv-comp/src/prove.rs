@@ -4,7 +4,8 @@
 //!   CPU of `--engine prove` and of `--engine stateful` against bounded checking at bound 3
 //!   (`--unwind 3`, unwinding assertions on: it answers `unwind` where the loops do not
 //!   close). A run that hits the limit counts at the limit.
-//! - The `tests/families/locked_counters_NxS.c` family, written for this: N distinct thread
+//! - The `locked_counters` family ([`super::counters_family`], generated into the output
+//!   folder): N distinct thread
 //!   templates (N = 1..6, one counter each), and N = 2 with S = 1, 2, 4, 8 counters per
 //!   template (program size), every thread looping forever over an atomic update of its
 //!   counters and an assertion on their range.
@@ -13,6 +14,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::counters_family;
 use super::runs::{self, EngineRun};
 use super::Options;
 
@@ -57,11 +59,13 @@ const CONFIGS: [(&str, &[&str]); 3] = [
     ("unwind 3", &["--unwind", "3"]),
 ];
 
-fn families() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("tests")
-        .join("families")
+/// Writes the family's program with `n` templates and `s` counters into `dir`.
+fn family_file(dir: &Path, n: u32, s: u32) -> PathBuf {
+    let path = dir.join(format!("locked_counters_{n}x{s}.c"));
+    if let Err(e) = std::fs::write(&path, counters_family::program(n, s)) {
+        eprintln!("prove: cannot write {}: {e}", path.display());
+    }
+    path
 }
 
 /// A run's verdict and CPU seconds (at the limit when it hit it).
@@ -138,7 +142,12 @@ pub fn run(options: &Options) {
     } else {
         &[1, 2, 4, 8]
     };
-    let file = |n: u32, s: u32| families().join(format!("locked_counters_{n}x{s}.c"));
+    let dir = std::env::temp_dir().join(format!("yogar-prove-family-{}", std::process::id()));
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        eprintln!("prove: cannot create {}: {e}", dir.display());
+        return;
+    }
+    let file = |n: u32, s: u32| family_file(&dir, n, s);
     println!("-- against the number of thread templates: locked_counters_Nx1.c --");
     header("templates");
     let by_count: Vec<_> = counts
@@ -153,4 +162,5 @@ pub fn run(options: &Options) {
         .map(|&s| (s.to_string(), file(2, s), Vec::new()))
         .collect();
     sweep(&yogar, &by_size, limit, true);
+    let _ = std::fs::remove_dir_all(&dir);
 }
