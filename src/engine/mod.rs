@@ -28,7 +28,7 @@ use crate::status::{Phase, Status};
 use crate::svcomp::Property;
 use crate::symex::{CheckKind, SymexOptions, SymexOutput};
 
-pub use trace::{Trace, TraceEvent, TraceInput};
+pub use crate::trace::{Trace, TraceEvent, TraceInput};
 
 /// What the user asked of an engine.
 #[derive(Clone, Debug)]
