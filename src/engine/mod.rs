@@ -177,6 +177,12 @@ impl Engine {
             .map(|&(_, e)| e)
     }
 
+    /// Whether it works within an unwind bound. The prover and the stateful search explore
+    /// without one, so no bound is reported for them.
+    pub fn bounded(self) -> bool {
+        !matches!(self, Engine::Prove | Engine::Stateful)
+    }
+
     /// Its canonical name.
     pub fn name(self) -> &'static str {
         match self {
