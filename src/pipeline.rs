@@ -340,7 +340,7 @@ pub const STATEFUL_SHARE: (u32, u32) = (1, 3);
 /// The wall-clock time one prover inside `--unwind auto` may take: `share` of what is left of
 /// the run's limit. The limit is `--timeout` (wall-clock), else the CPU-time limit the process
 /// runs under (`RLIMIT_CPU`, as the regression runner and BenchExec set it; the CPU time used
-/// so far counts against it), else `share` of [`NOMINAL_TIME_WITHOUT_LIMIT`]. A CPU-time share becomes a
+/// so far counts against it), else [`NOMINAL_TIME_WITHOUT_LIMIT`]. A CPU-time share becomes a
 /// wall-clock timeout at the rate this process got the CPU so far ([`wall_per_cpu`]): the
 /// provers' deadlines are wall-clock, and on a loaded machine a second of CPU takes several.
 fn prover_share(deadline: Option<Instant>, started: Instant, share: (u32, u32)) -> Duration {
