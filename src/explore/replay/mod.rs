@@ -31,7 +31,7 @@ pub struct Limits {
     pub memsafety: bool,
     /// Under `memsafety`, the kind the violation must be (the witness's subproperty); a
     /// violation of another kind ends its run unconfirmed. None: any of the three.
-    pub mem_kind: Option<crate::verdict::Violation>,
+    pub mem_kind: Option<crate::violation::Violation>,
     /// (thread, line) the violation must be at (two: the racing accesses, in either order);
     /// a violation elsewhere ends its run unconfirmed. Empty: any violation confirms.
     pub targets: Vec<(usize, u32)>,
@@ -43,7 +43,7 @@ impl Limits {
     }
 
     /// Whether a memory-safety violation of kind `v` is the one sought.
-    fn of_kind(&self, v: Option<crate::verdict::Violation>) -> bool {
+    fn of_kind(&self, v: Option<crate::violation::Violation>) -> bool {
         !self.memsafety || self.mem_kind.is_none() || v == self.mem_kind
     }
 

@@ -1,7 +1,7 @@
 //! Reading a GraphML violation witness: the path of edges from the entry node to the
 //! violation node, with what each edge says (thread, line, assumptions, thread creation).
 
-use crate::verdict::Violation;
+use crate::violation::Violation;
 
 /// One edge of the witness path.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
