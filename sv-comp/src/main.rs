@@ -10,13 +10,16 @@
 //!
 //! `yogar-bench regress ...` (`make regress`) is the SV-COMP regression runner instead, with
 //! a command line of its own (`regress --help`), and `yogar-bench agree ...` (`make agree`)
-//! the agreement check of the SAT engine and the explorers on those tasks (`agree --help`).
+//! the agreement check of the SAT engine and the explorers on those tasks (`agree --help`),
+//! and `yogar-bench explore-gen ...` the explorers on generated programs against the default
+//! engine (`explore-gen --help`).
 
 mod agree;
 mod child;
 mod counters_family;
 mod engines;
 mod explore;
+mod explore_gen;
 mod growth;
 mod prove;
 mod races;
@@ -66,6 +69,7 @@ fn main() -> ExitCode {
         match args.first().map(String::as_str) {
             Some("regress") => Some(regress::run),
             Some("agree") => Some(agree::run),
+            Some("explore-gen") => Some(explore_gen::run),
             _ => None,
         };
     if let Some(section) = section {
@@ -151,6 +155,7 @@ fn run(args: &[String]) -> u8 {
                      sections: {}\n\
                      yogar-bench regress --help: the SV-COMP regression (make regress)\n\
                      yogar-bench agree --help: SAT engine and explorers agree (make agree)\n\
+                     yogar-bench explore-gen --help: explorers on generated programs\n\
                      engines: {} tasks spread over directories by default (all matching with \
                      --filter), {} s per engine run",
                     SECTIONS.join(", "),
