@@ -199,7 +199,9 @@ impl Report<'_> {
             for (k, v) in stat_lines(s) {
                 println!("{k}: {v}");
             }
-            println!("unwind bound: {bound}");
+            if self.args.engine.bounded() {
+                println!("unwind bound: {bound}");
+            }
             if let Some(how) = &self.outcome.proved_by {
                 println!("proved by: {how}");
             }
@@ -211,7 +213,7 @@ impl Report<'_> {
         if let Verdict::False { trace } = &self.outcome.verdict {
             print!("{}", trace.render(prog));
         }
-        if !args.stats {
+        if !args.stats && args.engine.bounded() {
             println!("unwind bound: {bound}");
         }
         match &self.outcome.verdict {
@@ -369,7 +371,7 @@ impl Report<'_> {
             "verdict": verdict,
             "reason": reason,
             "proved_by": self.outcome.proved_by,
-            "unwind_bound": bound,
+            "unwind_bound": self.args.engine.bounded().then_some(bound),
             "statistics": stats,
             "trace": trace,
         })

@@ -28,7 +28,7 @@ use crate::status::{Phase, Status};
 use crate::svcomp::Property;
 use crate::symex::{CheckKind, SymexOptions, SymexOutput};
 
-pub use trace::{Trace, TraceEvent, TraceInput};
+pub use crate::trace::{Trace, TraceEvent, TraceInput};
 
 /// What the user asked of an engine.
 #[derive(Clone, Debug)]
@@ -175,6 +175,12 @@ impl Engine {
             .iter()
             .find(|(n, _)| *n == name)
             .map(|&(_, e)| e)
+    }
+
+    /// Whether it works within an unwind bound. The prover and the stateful search explore
+    /// without one, so no bound is reported for them.
+    pub fn bounded(self) -> bool {
+        !matches!(self, Engine::Prove | Engine::Stateful)
     }
 
     /// Its canonical name.

@@ -30,6 +30,7 @@
 //!   can block (an `assume`, a lock or a join), since symbolic execution lets other threads run
 //!   after a thread blocked inside a section.
 
+mod obligations;
 mod vc;
 
 #[cfg(test)]
@@ -134,7 +135,7 @@ pub fn check(
     let start = Instant::now();
     well_formed(ts, cert)?;
     let mut stats = CheckStats::default();
-    let (obligations, skipped) = vc::obligations(ts, cert);
+    let (obligations, skipped) = obligations::obligations(ts, cert);
     stats.checks = obligations.len();
     stats.skipped_stable = skipped;
     for chunk in obligations.chunks(CHUNK) {
