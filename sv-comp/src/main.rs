@@ -6,7 +6,9 @@
 //! engine configuration on the shared SV-COMP tasks and a deep-bound set) and `growth` (the
 //! default and the monolithic engine against the unwind bound and the thread count) and
 //! `rsmc` (the POWER explorer on the SB+kW family), and `races` (the default engine under
-//! no-data-race against unreach-call on the shared tasks: the median CPU ratio must stay ≤ 2).
+//! no-data-race against unreach-call on the shared tasks: the median CPU ratio must stay ≤ 2),
+//! and `depth` (issue #27: the default engine's CPU, clauses and peak memory against the bound
+//! on the deep-bound set and the largest equations; `make bench ARGS=depth`).
 //!
 //! `yogar-bench regress ...` (`make regress`) is the SV-COMP regression runner instead, with
 //! a command line of its own (`regress --help`), and `yogar-bench agree ...` (`make agree`)
@@ -17,6 +19,7 @@
 mod agree;
 mod child;
 mod counters_family;
+mod depth;
 mod engines;
 mod explore;
 mod explore_gen;
@@ -34,7 +37,7 @@ use std::time::Duration;
 
 /// The sections, in the order they run.
 pub const SECTIONS: &[&str] = &[
-    "solvers", "engines", "races", "growth", "explore", "rsmc", "prove",
+    "solvers", "engines", "races", "growth", "explore", "rsmc", "prove", "depth",
 ];
 
 /// How to run the sections.
@@ -196,6 +199,10 @@ fn run(args: &[String]) -> u8 {
             "rsmc" => rsmc::run(&options),
             "prove" => {
                 prove::run(&options);
+                true
+            }
+            "depth" => {
+                depth::run(&options);
                 true
             }
             _ => true,
