@@ -223,7 +223,7 @@ fn decide(
     // One solve: can any check of the VC program fail?
     let mut failed: Option<Result<CheckFailure, ()>> = None;
     let outcome = engine::with_equation(&out, &opts, |enc, deadline, est| {
-        if let Err(why) = engine::order_and_links(&out, enc, est) {
+        if let Err(why) = engine::order_and_links(&out, enc, est, encoder::ValueEquality::Clauses) {
             failed = Some(Ok(CheckFailure {
                 obligation: None,
                 what: "verification conditions".into(),
