@@ -84,7 +84,9 @@ pub fn failing_facts_of(
             .map_err(|why| other(format!("symbolic execution gave up: {why}")))?;
         let mut result: Result<(), CheckFailure> = Ok(());
         engine::with_equation(&symex, &opts, |enc, deadline, est| {
-            if let Err(why) = engine::order_and_links(&symex, enc, est) {
+            if let Err(why) =
+                engine::order_and_links(&symex, enc, est, encoder::ValueEquality::Clauses)
+            {
                 result = Err(other(why.to_string()));
                 return engine::Verdict::Unknown(why);
             }
