@@ -227,4 +227,34 @@ pub struct Certificate {
     pub updates: Vec<GhostUpdate>,
     /// Per template, the invariant before each location.
     pub invariants: SecondaryMap<TemplateId, SecondaryMap<InstrId, Invariant>>,
+    /// Counter ghosts: the checker, not the certificate, updates them (see [`Counter`]).
+    pub counters: Vec<Counter>,
 }
+
+/// A counter ghost: an unsigned int ghost global that holds the number of instances whose
+/// location is in `set` — for an instance that has finished, the location of the instruction
+/// it finished at (so an exit from the set does not decrement it, and a set that contains the
+/// exit counts the finished instances: "have passed this point").
+///
+/// The certificate names the set only. The checker itself updates the counter on every step
+/// it executes (a move from `l` to `l'` adds `[l' in set] - [l in set]`, a creation adds
+/// `[entry in set]`, the counter starts at `[main's entry in set]`), so the counter is that
+/// number in every state of the program with ghosts, and the checker may assume the
+/// *counting facts* it implies for the instances a check involves: with those instances
+/// `p1, p2` (distinct) at known locations, `c >= #{p_i in set}`, `c <= MAX_INSTANCES -
+/// #{p_i not in set}`, and for two counters whose sets are nested (`set ⊆ set'`, checked on
+/// the sets) `c' - c >= #{p_i in set' \ set}` (see `check::counters`).
+///
+/// The bound [`MAX_INSTANCES`] is an assumption of the prover's model, like the distinct
+/// 32-bit `self` of every instance: an execution creates fewer than 2^31 thread instances.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Counter {
+    pub var: VarId,
+    /// The counted locations, per template.
+    pub set: std::collections::BTreeSet<(TemplateId, InstrId)>,
+}
+
+/// At most this many instances (main included) exist over an execution: the prover's model
+/// (see [`Counter`]). It keeps every counter, and every int that equals one, free of
+/// overflow.
+pub const MAX_INSTANCES: u64 = (1 << 31) - 1;

@@ -4,8 +4,9 @@
 //! The analyses form a ladder: the plain one first, then, each time the checker rejects a
 //! certificate (not a timeout), a finer and costlier one in what is left of the time — with
 //! phase ghosts for the locks ([`analyze::analyze_phased`]), then with private keys
-//! ([`analyze::private_keys`]). Every certificate is checked in full; the first rejection is
-//! reported when no later attempt proves the program.
+//! ([`analyze::private_keys`]), and last with counter ghosts ([`analyze::counters`], which
+//! asks the checker for failed facts round after round). Every certificate is checked in
+//! full; the first rejection is reported when no later attempt proves the program.
 
 use std::time::{Duration, Instant};
 
@@ -43,6 +44,7 @@ pub fn prove(
     let start = Instant::now();
     let base = templates::build(prog, sharing).map_err(|g| g.to_string())?;
     let mut first: Option<String> = None;
+    let mut timed_out = false;
     for (n, analysis) in LADDER.iter().enumerate() {
         let left = timeout.map(|t| t.saturating_sub(start.elapsed()));
         if n > 0 && left.is_some_and(|l| l.is_zero()) {
@@ -69,7 +71,29 @@ pub fn prove(
                 let timeout = f.obligation.is_none();
                 first.get_or_insert_with(|| f.to_string());
                 if timeout {
+                    timed_out = true;
                     break;
+                }
+            }
+        }
+    }
+    let left = timeout.map(|t| t.saturating_sub(start.elapsed()));
+    if !timed_out && !left.is_some_and(|l| l.is_zero()) {
+        let mut ts = base;
+        let r = analyze::counters::analyze_counting(&mut ts, left);
+        if let Ok(cert) = r {
+            let left = timeout.map(|t| t.saturating_sub(start.elapsed()));
+            match check::check(&ts, &cert, left) {
+                Ok(stats) => {
+                    return Ok(Proof {
+                        method: cert.method.clone(),
+                        templates: ts,
+                        certificate: cert,
+                        stats,
+                    })
+                }
+                Err(f) => {
+                    first.get_or_insert_with(|| f.to_string());
                 }
             }
         }

@@ -58,6 +58,7 @@ pub fn invariants(proof: &Proof) -> Vec<WitnessInvariant> {
     }
     // Variables of the proof, not of the source; and the template copies of locals.
     let mut hidden: HashSet<VarId> = cert.ghosts.iter().copied().collect();
+    hidden.extend(cert.counters.iter().map(|c| c.var));
     hidden.extend(ts.mutex_owners.values());
     let mut copies: HashSet<VarId> = HashSet::new();
     for t in ts.templates.values() {
@@ -339,6 +340,7 @@ mod tests {
             ghosts: vec![],
             updates: vec![],
             invariants,
+            counters: vec![],
         };
         let stats = check::check(&ts, &cert, None).expect("the certificate holds");
         Proof {

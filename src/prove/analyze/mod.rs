@@ -21,6 +21,7 @@
 //! TRUE. The analyser is meant to be sound on its own all the same; each module's doc gives
 //! its argument.
 
+pub mod counters;
 pub mod ctx;
 pub mod emit;
 pub mod eval;
@@ -211,6 +212,7 @@ fn analyze_impl(
         ghosts,
         updates: em.updates(),
         invariants,
+        counters: Vec::new(),
     })
 }
 

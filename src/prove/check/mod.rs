@@ -30,11 +30,16 @@
 //!   can block (an `assume`, a lock or a join), since symbolic execution lets other threads run
 //!   after a thread blocked inside a section.
 
+mod counters;
+mod failures;
 mod obligations;
 mod vc;
 
 #[cfg(test)]
 mod tests;
+
+pub use failures::{all_obligations, failing_facts, failing_facts_of, pre_locations};
+pub use vc::FactAt;
 
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -334,6 +339,7 @@ fn well_formed(ts: &Templates, cert: &Certificate) -> Result<(), CheckFailure> {
             return Err(bad(format!("ghost {} is not an unsigned int", v.name)));
         }
     }
+    counters::well_formed(ts, cert, &mentioned, &private_of).map_err(bad)?;
     for u in &cert.updates {
         if !cert.ghosts.contains(&u.ghost) {
             return Err(bad(format!(

@@ -65,7 +65,9 @@ pub(super) fn step_writes(
         vec![s]
     };
     let private: HashSet<VarId> = t.locals.iter().copied().collect();
-    let mut out = HashSet::new();
+    let mut out: HashSet<VarId> = super::counters::step_counters(ts, cert, u, &instrs)
+        .into_iter()
+        .collect();
     for i in instrs {
         let kind = &t.body.instrs[i].kind;
         // The variable a place writes, or `None` for a write through a pointer.

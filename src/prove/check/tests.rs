@@ -77,6 +77,7 @@ fn cert_with(ts: &Templates, facts: impl Fn(TemplateId, InstrId) -> Vec<Fact>) -
         ghosts: vec![],
         updates: vec![],
         invariants,
+        counters: vec![],
     }
 }
 

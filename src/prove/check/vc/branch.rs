@@ -18,14 +18,16 @@ impl Vc<'_> {
         match o.kind {
             Kind::Initiation => {
                 self.self_ok(&mut b, &[&me]);
+                self.init_counters(&mut b);
                 let inv = invariant(cert, o.template, o.at);
                 let what = self.what(o.template, o.at);
-                self.require(&mut b, inv, &me.ren, k, &what);
+                self.require(&mut b, inv, &me.ren, k, &what, (o.template, o.at));
             }
             Kind::Safety => {
                 let inv = invariant(cert, o.template, o.at);
                 self.establish(&mut b, &[(inv, &me.ren)]);
                 self.self_ok(&mut b, &[&me]);
+                self.count_facts(&mut b, &[(o.template, o.at)]);
                 if let InstrKind::Assert { cond, .. } = &tpl.body.instrs[o.at].kind {
                     let at = ts.program.loc_str(b.loc);
                     self.assert(
@@ -41,6 +43,7 @@ impl Vc<'_> {
                 let inv = invariant(cert, o.template, o.at);
                 self.establish(&mut b, &[(inv, &me.ren)]);
                 self.self_ok(&mut b, &[&me]);
+                self.count_facts(&mut b, &[(o.template, o.at)]);
                 let kind = tpl.body.instrs[o.at].kind.clone();
                 if let InstrKind::Goto {
                     target,
@@ -58,9 +61,10 @@ impl Vc<'_> {
                 }
                 self.effect(&mut b, &kind, &me, k);
                 self.updates(&mut b, &me, o.at);
+                self.move_counters(&mut b, o.template, o.at, to);
                 let post = invariant(cert, o.template, to);
                 let what = self.what(o.template, to);
-                self.require(&mut b, post, &me.ren, k, &what);
+                self.require(&mut b, post, &me.ren, k, &what, (o.template, to));
             }
             Kind::Creation => {
                 let (t, l) = o.other.expect("creation has a creator");
@@ -69,6 +73,7 @@ impl Vc<'_> {
                 b.loc = ts.templates[t].body.instrs[l].loc;
                 let inv = invariant(cert, t, l);
                 self.establish(&mut b, &[(inv, &creator.ren)]);
+                self.count_facts(&mut b, &[(t, l)]);
                 let kind = ts.templates[t].body.instrs[l].kind.clone();
                 if ts.templates[t].atomic_depth[l] > 0 {
                     // The creator's section goes on before the new thread runs: its entry
@@ -84,6 +89,7 @@ impl Vc<'_> {
                 }
                 self.effect(&mut b, &kind, &creator, k);
                 self.updates(&mut b, &creator, l);
+                self.step_counters(&mut b, &creator, l);
                 self.self_ok(&mut b, &[&creator, &new]);
                 self.fresh_self(&mut b, &new);
                 if let (InstrKind::ThreadCreate { arg, .. }, Some(p)) =
@@ -99,7 +105,7 @@ impl Vc<'_> {
                 }
                 let post = invariant(cert, o.template, o.at);
                 let what = self.what(o.template, o.at);
-                self.require(&mut b, post, &new.ren, k, &what);
+                self.require(&mut b, post, &new.ren, k, &what, (o.template, o.at));
             }
             Kind::Stability => {
                 let (u, s) = o.other.expect("stability has a step");
@@ -108,6 +114,7 @@ impl Vc<'_> {
                 let pre_u = invariant(cert, u, s);
                 self.establish(&mut b, &[(inv, &me.ren), (pre_u, &other.ren)]);
                 self.self_ok(&mut b, &[&me, &other]);
+                self.count_facts(&mut b, &[(o.template, o.at), (u, s)]);
                 let utpl = &ts.templates[u];
                 let mut exits = Vec::new();
                 if matches!(utpl.body.instrs[s].kind, InstrKind::AtomicBegin) {
@@ -116,13 +123,14 @@ impl Vc<'_> {
                     let kind = other.ren.instr(&utpl.body.instrs[s].kind);
                     self.effect_renamed(&mut b, &kind, &other, k);
                     self.updates(&mut b, &other, s);
+                    self.step_counters(&mut b, &other, s);
                 }
                 let x = b.here();
                 for e in exits {
                     b.patch(e, x);
                 }
                 let what = self.what(o.template, o.at);
-                self.require(&mut b, inv, &me.ren, k, &what);
+                self.require(&mut b, inv, &me.ren, k, &what, (o.template, o.at));
             }
         }
         b.emit(InstrKind::Halt);

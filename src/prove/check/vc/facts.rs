@@ -67,7 +67,13 @@ impl Vc<'_> {
         }
     }
 
-    pub(super) fn assert(&mut self, b: &mut Branch, cond: Expr, k: usize, reason: String) {
+    pub(super) fn assert(
+        &mut self,
+        b: &mut Branch,
+        cond: Expr,
+        k: usize,
+        reason: String,
+    ) -> PropId {
         let prop = self.prog.props.push(Property {
             kind: PropKind::Assert,
             loc: b.loc,
@@ -76,6 +82,7 @@ impl Vc<'_> {
         self.props.insert(prop, k);
         self.reasons.insert(prop, reason);
         b.emit(InstrKind::Assert { cond, prop });
+        prop
     }
 
     /// Assumes the invariants (points-to facts assigned first, then every condition).
@@ -154,10 +161,12 @@ impl Vc<'_> {
         ren: &Renaming,
         k: usize,
         what: &str,
+        at: (TemplateId, InstrId),
     ) {
         if inv.unreachable {
             let f = self.falsum();
-            self.assert(b, f, k, format!("{what} is unreachable, but is reached"));
+            let p = self.assert(b, f, k, format!("{what} is unreachable, but is reached"));
+            self.fact_props.insert(p, (at.0, at.1, None));
             return;
         }
         for (n, f) in inv.facts.iter().enumerate() {
@@ -168,7 +177,8 @@ impl Vc<'_> {
                     self.member(v, targets, ren)
                 }
             };
-            self.assert(b, cond, k, format!("fact {n} of {what} may not hold"));
+            let p = self.assert(b, cond, k, format!("fact {n} of {what} may not hold"));
+            self.fact_props.insert(p, (at.0, at.1, Some(n)));
         }
     }
 

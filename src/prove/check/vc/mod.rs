@@ -44,6 +44,7 @@ use crate::prove::rename::{instr_vars, Renaming};
 use crate::prove::{Certificate, Fact, GhostValue, Invariant, PtrTarget, TemplateId, Templates};
 
 mod branch;
+mod counters;
 mod facts;
 mod step;
 
@@ -55,7 +56,13 @@ pub(super) struct Built {
     pub props: HashMap<PropId, usize>,
     /// What a failed assertion means.
     pub reasons: HashMap<PropId, String>,
+    /// The assertions of post-invariants: the template, location and fact (none for
+    /// `unreachable`) each asserts, for the callers that want every failed fact.
+    pub fact_props: HashMap<PropId, FactAt>,
 }
+
+/// A fact of a certificate: template, location and index (none: the `unreachable` flag).
+pub type FactAt = (TemplateId, InstrId, Option<usize>);
 
 /// Compiles `chunk` into a VC program.
 pub(super) fn build(ts: &Templates, cert: &Certificate, chunk: &[Obligation]) -> Built {
@@ -147,6 +154,7 @@ pub(super) fn build(ts: &Templates, cert: &Certificate, chunk: &[Obligation]) ->
         pick,
         addressed,
         props: HashMap::new(),
+        fact_props: HashMap::new(),
         reasons: HashMap::new(),
     };
     let mut code: Vec<Instr> = Vec::new();
@@ -211,6 +219,7 @@ pub(super) fn build(ts: &Templates, cert: &Certificate, chunk: &[Obligation]) ->
         main,
         props: vc.props,
         reasons: vc.reasons,
+        fact_props: vc.fact_props,
     }
 }
 
@@ -239,6 +248,7 @@ struct Vc<'a> {
     addressed: HashSet<VarId>,
     props: HashMap<PropId, usize>,
     reasons: HashMap<PropId, String>,
+    fact_props: HashMap<PropId, FactAt>,
 }
 
 /// One branch under construction; jump targets are indices into `code`.

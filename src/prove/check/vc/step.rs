@@ -1,6 +1,7 @@
 //! The effect of a step in the VC program: one instruction, a mutex operation through its
 //! owner ghost, or a whole atomic section.
 
+use super::counters::{arrive, leave};
 use super::*;
 
 impl Vc<'_> {
@@ -53,6 +54,7 @@ impl Vc<'_> {
             }
             K::ThreadCreate { handle, .. } => {
                 b.emit(K::Nondet { dst: handle.clone() });
+                self.count_created(b, kind);
             }
             K::ThreadSelf { dst } => {
                 b.emit(K::Nondet { dst: dst.clone() });
@@ -199,16 +201,43 @@ impl Vc<'_> {
         let inside: HashSet<InstrId> = region.iter().copied().collect();
         let mut label: HashMap<InstrId, usize> = HashMap::new();
         let mut forward: Vec<(usize, InstrId)> = Vec::new();
+        // Counters: the instance leaves `s` now and arrives where the section (or a prefix of
+        // it) ends, on each jump out (nobody sees the counters in between).
+        let cert = self.cert;
+        let int = self.int;
+        let t = who.t;
+        let uint = self.uint;
+        leave(b, cert, uint, t, s);
+        let exit_to = |b: &mut Branch, exits: &mut Vec<usize>, cond: Option<Expr>, to: InstrId| {
+            if !cert.counters.iter().any(|c| c.set.contains(&(t, to))) {
+                exits.push(b.goto(cond));
+                return;
+            }
+            let skip = cond.map(|c| {
+                b.goto(Some(Expr {
+                    kind: ExprKind::Unary(UnOp::LogNot, Box::new(c)),
+                    ty: int,
+                }))
+            });
+            arrive(b, cert, uint, t, to);
+            exits.push(b.goto(None));
+            if let Some(sk) = skip {
+                let here = b.here();
+                b.patch(sk, here);
+            }
+        };
         let jump_to = |b: &mut Branch,
                        label: &HashMap<InstrId, usize>,
                        forward: &mut Vec<(usize, InstrId)>,
                        exits: &mut Vec<usize>,
                        cond: Option<Expr>,
                        to: InstrId| {
-            let at = b.goto(cond);
             if !inside.contains(&to) || tpl.atomic_depth[to] == 0 {
-                exits.push(at);
-            } else if let Some(&h) = label.get(&to) {
+                exit_to(b, exits, cond, to);
+                return;
+            }
+            let at = b.goto(cond);
+            if let Some(&h) = label.get(&to) {
                 b.patch(at, h);
                 b.loops.push((h, at));
             } else {
@@ -226,7 +255,7 @@ impl Vc<'_> {
                     dst: Place::var(self.pick, self.int),
                 });
                 let c = self.var(self.pick);
-                exits.push(b.goto(Some(c)));
+                exit_to(b, exits, Some(c), i);
             }
             let next = InstrId::new(i.index() + 1);
             match &kind {
