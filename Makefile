@@ -40,8 +40,12 @@ regress: build
 	$(CARGO) run --release -p yogar-bench -- regress --svb $(SVB) --yogar $(YOGAR) $(REGRESS_ARGS)
 
 # Agreement of the default SAT engine and the explorers (dpor, cdpor, rvf) on every shared
-# unreach-call task at the same bound (--unwind 2 --no-unwinding-assertions), 60 s CPU per run,
-# 2 runs at a time; fails when two of them give TRUE and FALSE on one task. Options of
+# task under each property (unreach-call, no-data-race, valid-memsafety, no-overflow; only
+# default and dpor check the last three, the others answer UNKNOWN at once) at the same bound
+# (--unwind 2 --no-unwinding-assertions), 60 s CPU per run, 2 runs at a time; fails when two
+# of them give TRUE and FALSE on one task. AGREE_PROPERTIES narrows the properties; options of
 # `yogar-bench agree --help`, e.g. ARGS="--filter pthread-ext --limit-cpu 10".
+AGREE_PROPERTIES ?= all
 agree: build
-	$(CARGO) run --release -p yogar-bench -- agree --svb $(SVB) --yogar $(YOGAR) $(ARGS)
+	$(CARGO) run --release -p yogar-bench -- agree --svb $(SVB) --yogar $(YOGAR) \
+		--property $(AGREE_PROPERTIES) $(ARGS)

@@ -17,7 +17,9 @@ pub mod sharing;
 pub mod status;
 pub mod svcomp;
 pub mod symex;
+pub mod trace;
 pub mod verdict;
+pub mod violation;
 pub mod witness;
 
 pub use pipeline::{verify, Options, Outcome, Task};

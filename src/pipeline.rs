@@ -310,8 +310,10 @@ pub const TRIAL_SHARE: (u32, u32) = (1, 10);
 /// The least time bound [`PROVE_AFTER_BOUND`] gets before the provers (see [`TRIAL_SHARE`]).
 pub const TRIAL_AT_LEAST: Duration = Duration::from_secs(2);
 
-/// The prover's time inside `--unwind auto` when the run has no time limit.
-pub const PROVE_TIME_WITHOUT_LIMIT: Duration = Duration::from_secs(60);
+/// The time the shares of `--unwind auto` (prover, stateful search, bound-3 trial) are taken
+/// of when the run has no time limit: the prover then gets 60 s and the trial 12 s, as they
+/// would under a 120 s limit, instead of every share being the same fixed time.
+pub const NOMINAL_TIME_WITHOUT_LIMIT: Duration = Duration::from_secs(120);
 
 /// States the stateful search may store inside `--unwind auto` (unless `--max-states` says):
 /// enough for the finite-state tasks it proves, small enough to stay far below 4 GB.
@@ -338,7 +340,7 @@ pub const STATEFUL_SHARE: (u32, u32) = (1, 3);
 /// The wall-clock time one prover inside `--unwind auto` may take: `share` of what is left of
 /// the run's limit. The limit is `--timeout` (wall-clock), else the CPU-time limit the process
 /// runs under (`RLIMIT_CPU`, as the regression runner and BenchExec set it; the CPU time used
-/// so far counts against it), else [`PROVE_TIME_WITHOUT_LIMIT`]. A CPU-time share becomes a
+/// so far counts against it), else [`NOMINAL_TIME_WITHOUT_LIMIT`]. A CPU-time share becomes a
 /// wall-clock timeout at the rate this process got the CPU so far ([`wall_per_cpu`]): the
 /// provers' deadlines are wall-clock, and on a loaded machine a second of CPU takes several.
 fn prover_share(deadline: Option<Instant>, started: Instant, share: (u32, u32)) -> Duration {
@@ -348,7 +350,7 @@ fn prover_share(deadline: Option<Instant>, started: Instant, share: (u32, u32)) 
     }
     match cpu_time_left() {
         Some(left) => part(left).mul_f64(wall_per_cpu(started)),
-        None => PROVE_TIME_WITHOUT_LIMIT,
+        None => part(NOMINAL_TIME_WITHOUT_LIMIT),
     }
 }
 

@@ -267,14 +267,71 @@ fn choices_and_input_decisions_in_one_step_are_each_run_once() {
     assert!(r.findings.violation.is_some());
 }
 
-/// An input-dependent array index is beyond the symbolic shadow: UNKNOWN, not a guess.
+/// An input-dependent array index splits the run on the cells it can select: the twins (a
+/// cell picked by an input, a pointer to it, cells of 12 bytes) are decided by both schedule
+/// explorers, and the FALSE ones need the branch where both threads pick one cell.
 #[test]
-fn input_dependent_index_is_unknown() {
-    let prog = load("array_var_index_true.c");
-    let v = verdict(&prog, yogar::explore::Explorer::Dpor);
-    assert!(
-        matches!(&v, Verdict::Unknown(why) if format!("{why:?}").contains("input-dependent")),
-        "{v:?}"
+fn input_dependent_index_splits_on_its_cells() {
+    for (t, f) in [
+        ("array_var_index_true.c", "array_var_index_false.c"),
+        (
+            "array_input_index_locked_true.c",
+            "array_input_index_locked_false.c",
+        ),
+        (
+            "array_input_index_struct_true.c",
+            "array_input_index_struct_false.c",
+        ),
+    ] {
+        assert_schedule_explorers_agree(&load(f), Some(&load(t)));
+    }
+}
+
+/// Each feasible cell is one branch, no more: in the locked twin, the first thread's index
+/// selects 4 cells and the second's 4 ((y + 1) % 4 over y in 0..5), and each thread's
+/// assumption failing is one more input path of its own (a run that ends there), so the
+/// complete runs have 5 × 5 input paths; an index over two cells of eight gives 2 + 1.
+#[test]
+fn input_dependent_index_covers_each_feasible_cell_once() {
+    let r = concolic_all(&load("array_input_index_locked_true.c"), false);
+    let s = &r.findings.stats;
+    assert!(r.findings.violation.is_none() && r.findings.incomplete.is_none());
+    assert_eq!(s.input_classes, 25, "{s:?}");
+    let prog = frontend::load_source(
+        "#include <assert.h>
+         extern int __VERIFIER_nondet_int(void);
+         extern void __VERIFIER_assume(int);
+         int a[8];
+         int main(void) {
+           int x = __VERIFIER_nondet_int();
+           __VERIFIER_assume(x == 1 || x == 6);
+           a[x] = 1;
+           assert(a[1] + a[6] == 1);
+           return 0;
+         }",
+        DataModel::Lp64,
+    )
+    .expect("program lowers");
+    let r = concolic_all(&prog, false);
+    assert!(r.findings.violation.is_none() && r.findings.incomplete.is_none());
+    assert_eq!(r.findings.stats.input_classes, 3, "{:?}", r.findings.stats);
+}
+
+/// An index that can leave its array is a branch of its own, which traps as a constant
+/// out-of-bounds index does: not TRUE.
+#[test]
+fn input_dependent_index_out_of_bounds_is_not_true() {
+    assert_not_true(
+        "#include <assert.h>
+         extern int __VERIFIER_nondet_int(void);
+         extern void __VERIFIER_assume(int);
+         int a[4];
+         int main(void) {
+           int x = __VERIFIER_nondet_int();
+           __VERIFIER_assume(x >= 0 && x <= 4);
+           a[x] = 1;
+           return 0;
+         }",
     );
 }
 

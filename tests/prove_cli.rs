@@ -87,3 +87,26 @@ fn unwind_auto_never_proves_a_false_program_unbounded() {
     let (code, out) = verify(&dir, &["--timeout", "30", "p.c"]);
     assert_eq!(code, 10, "{out:?}");
 }
+
+/// The stack tasks' shape (`tests/programs/prove/paired_cells_*.c`): the default command line
+/// proves the TRUE twin and says how, and finds the FALSE twin (the pool's bound off by one)
+/// FALSE at the bound check, so the prover's refusal is not all that keeps the bug from TRUE.
+#[test]
+fn paired_cells_twins_on_the_default_command_line() {
+    let prove = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/prove");
+    let dir = scratch("paired");
+    let f = prove.join("paired_cells_false.c");
+    let (code, out) = verify(&dir, &["--timeout", "60", f.to_str().unwrap()]);
+    assert_eq!(code, 10, "{out:?}");
+    assert!(
+        out.iter()
+            .any(|l| l.contains("violation") && l.ends_with("paired_cells_false.c:34")),
+        "{out:?}"
+    );
+    let t = prove.join("paired_cells_true.c");
+    let (code, out) = verify(&dir, &["--timeout", "60", t.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out:?}");
+    let n = out.len();
+    assert_eq!(out[n - 1], "TRUE", "{out:?}");
+    assert_eq!(out[n - 2], "proved by: thread-modular intervals", "{out:?}");
+}

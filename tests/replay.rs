@@ -39,7 +39,7 @@ fn expectation(path: &Path) -> (String, u32) {
 /// The engine's counterexample as a witness trace: per event a step with thread and line,
 /// the nondet inputs of a thread before its first event, a `CreateThread` step (by main)
 /// before the first step of every other thread, and the violation.
-fn witness_trace(t: &yogar::engine::trace::Trace) -> Trace {
+fn witness_trace(t: &yogar::trace::Trace) -> Trace {
     let mut steps = Vec::new();
     let mut started = vec![false; t.threads.len().max(1)];
     let mut start = |th: u32, steps: &mut Vec<TraceStep>| {
@@ -105,7 +105,7 @@ fn write_witness(path: &Path, trace: &Trace, out: &Path) {
 }
 
 /// Verify `name` with the engine and write the witness of its counterexample.
-fn engine_witness(name: &str, unwind: u32) -> (PathBuf, yogar::engine::trace::Trace) {
+fn engine_witness(name: &str, unwind: u32) -> (PathBuf, yogar::trace::Trace) {
     let path = program(name);
     let prog = yogar::frontend::load_file(&path, DataModel::Lp64).unwrap();
     let out = cegar::verify(&prog, &EngineOptions::with_unwind(unwind));

@@ -406,6 +406,15 @@ fn compare_size_and_dot() {
     };
     assert!(num("monolithic xi clauses:") > 0);
     assert!(num("phi0 clauses:") > 0);
+    // The peak resident memory, in MiB: a running yogar holds at least one.
+    let peak: f64 = out
+        .iter()
+        .find_map(|l| l.strip_prefix("peak memory MiB:"))
+        .expect("--stats reports the peak memory")
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(peak > 1.0 && peak < 1e6, "{peak}");
     // Its one refinement is an exact check, not a cycle: no graph.
     assert_eq!(num("refinements by graph:"), 0);
     assert!(!dir.join("g.dot").exists());

@@ -271,3 +271,67 @@ fn an_unreach_call_target_elsewhere_is_rejected() {
     });
     assert_rejected(r, "thread 5");
 }
+
+/// The kind a memory-safety program's header names (`// expect: FALSE(valid-free) ...`).
+fn expected_kind(program: &Path) -> String {
+    let text = std::fs::read_to_string(program).expect("program");
+    let head = text.lines().next().unwrap_or("");
+    head.split("FALSE(")
+        .nth(1)
+        .and_then(|r| r.split(')').next())
+        .unwrap_or_else(|| panic!("{}: no FALSE(kind) header", program.display()))
+        .to_string()
+}
+
+/// Every FALSE program of tests/programs/memsafety by each engine: the YAML witness names the
+/// subproperty (`G valid-free`), replay confirms a violation of that kind, and the same witness
+/// naming another kind is rejected (replay checks the kind, not only the place).
+#[test]
+fn memsafety_witnesses_replay_with_their_kind_only() {
+    let tmp = temp_dir("memsafety-kind");
+    let prp = tmp.join("property.prp");
+    std::fs::write(&prp, yogar::svcomp::VALID_MEMSAFETY_SPEC).expect("prp");
+    let prp = prp.display().to_string();
+    let (mut failures, mut checked) = (Vec::new(), 0);
+    for (program, unwind) in programs("memsafety") {
+        let text = std::fs::read_to_string(&program).unwrap_or_default();
+        let kind = expected_kind(&program);
+        for engine in ["yogar", "dpor"] {
+            if (engine == "dpor" && text.contains("dpor enumerates inputs"))
+                || (engine == "yogar" && text.contains("default engine: UNKNOWN"))
+            {
+                continue;
+            }
+            let yaml = tmp.join(format!("{checked}.yml"));
+            let args = ["--property", prp.as_str(), "--engine", engine];
+            if let Err(e) = verify(&program, unwind, &args, &yaml) {
+                failures.push(format!("{engine}: {e}"));
+                continue;
+            }
+            let mut entries = read(&yaml);
+            assert_eq!(entries[0].metadata.task.specification, format!("G {kind}"));
+            let (code, said) = replay(&program, &yaml);
+            if code != Some(0) || !said.contains(&format!("memory-safety violation ({kind})")) {
+                failures.push(format!("{engine}: {}: {said}", program.display()));
+            }
+            let other = ["valid-deref", "valid-free", "valid-memtrack"]
+                .into_iter()
+                .find(|k| *k != kind)
+                .expect("another kind");
+            entries[0].metadata.task.specification = format!("G {other}");
+            let bad = tmp.join(format!("{checked}.other.yml"));
+            std::fs::write(&bad, yaml_serde::to_string(&entries).expect("YAML")).expect("write");
+            let (code, said) = replay(&program, &bad);
+            if code != Some(1) || !said.starts_with("witness not confirmed") {
+                failures.push(format!(
+                    "{engine}: {} as {other}: {said}",
+                    program.display()
+                ));
+            }
+            checked += 1;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(checked >= 12, "only {checked} witnesses");
+}

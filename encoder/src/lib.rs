@@ -45,7 +45,7 @@ pub use equation::{
 };
 pub use float::FloatFormat;
 pub use gates::{Counters, Encoder, EncoderState};
-pub use links::{encode_links, Link, LinkTable};
+pub use links::{encode_links, encode_links_with, Link, LinkTable, ValueEquality};
 pub use ordering::{Coherence, CoherencePair, OrderTheory, TheoryStats};
 pub use program_order::ProgramOrder;
 pub use schedule::{encode_schedule, exact_check, ExactCheck, LiteralMode, ScheduleEncoding};

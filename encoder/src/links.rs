@@ -8,6 +8,13 @@
 //! Candidates are pruned only where no execution can use them: a write after r in
 //! (unconditional) program order, and a write w with an unconditional write w' of the same
 //! location such that w ≺ w' ≺ r (w' always sits between w and r).
+//!
+//! The value equalities are the bulk of ζ (two clauses per bit of every candidate pair: tens of
+//! millions of clauses and gigabytes on the largest tasks). With [`ValueEquality::Theory`] the
+//! equalities of bit pairs that are not both constant and not of one variable are left to the
+//! ordering theory, which enforces `s ⇒ value(r) = value(w)` on them inside the search
+//! (`ordering::theory::values`): the same constraint, created only for the links the search
+//! makes true. Pairs of two constants or of one variable keep their (unit or no) clauses.
 
 use crate::equation::{Equation, EquationError, Event};
 use crate::gates::{Counters, Encoder};
@@ -24,12 +31,30 @@ pub struct Link {
     pub lit: Lit,
 }
 
+/// Where ζ's value equalities `s(r,w) ⇒ value(r) = value(w)` go.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ValueEquality {
+    /// Two clauses per bit, on the solver (what every engine can use).
+    Clauses,
+    /// Those with a non-constant bit are left to the ordering theory (see the module documentation):
+    /// only for a solver with an [`crate::OrderTheory`] connected, which must then be built
+    /// from this table.
+    Theory,
+    /// [`ValueEquality::Theory`] when the clauses left to the theory would be more than this
+    /// many, else [`ValueEquality::Clauses`].
+    TheoryAbove(u64),
+}
+
 /// The link literals of every read.
 #[derive(Clone, Debug, Default)]
 pub struct LinkTable {
     links: SecondaryMap<Event, Vec<Link>>,
     reads: Vec<Event>,
     size: Counters,
+    /// The value equalities of [`theory_bit`] pairs are the theory's to enforce.
+    values_in_theory: bool,
+    /// The clauses those equalities are (added or left to the theory).
+    value_clauses: u64,
 }
 
 impl LinkTable {
@@ -62,7 +87,8 @@ impl LinkTable {
         let mut out = LinkTable {
             links: SecondaryMap::new(),
             reads: self.reads.clone(),
-            size: Counters::default(),
+            values_in_theory: self.values_in_theory,
+            ..LinkTable::default()
         };
         for &r in &self.reads {
             out.links[r] = self.links[r]
@@ -78,15 +104,52 @@ impl LinkTable {
     pub fn size(&self) -> Counters {
         self.size
     }
+
+    /// Whether the value equalities with a non-constant bit were left to the ordering theory
+    /// ([`ValueEquality::Theory`]).
+    pub fn values_in_theory(&self) -> bool {
+        self.values_in_theory
+    }
+
+    /// The value clauses of ζ that [`ValueEquality::Theory`] leaves to the theory: added to the
+    /// solver, or (when [`LinkTable::values_in_theory`]) the ones the theory stands for.
+    pub fn value_clauses(&self) -> u64 {
+        self.value_clauses
+    }
+}
+
+/// How many clauses the equality of read bit `rb` and write bit `wb` under a link takes when
+/// [`ValueEquality::Theory`] leaves it to the ordering theory: 2 for two non-constant bits of
+/// different variables, 1 for one constant and one non-constant bit, 0 (the clauses stay: none
+/// or a unit) for two constants or one variable.
+pub(crate) fn theory_bit(rb: Lit, wb: Lit, tru: Lit) -> u64 {
+    let (rc, wc) = (rb.var() == tru.var(), wb.var() == tru.var());
+    if rb.var() == wb.var() || (rc && wc) {
+        0
+    } else if rc || wc {
+        1
+    } else {
+        2
+    }
 }
 
 /// Encodes ζ for all reads of `eq` on `enc` (the φ encoder: guards and values are its
-/// literals, and its true literal is `eq.true_lit`). `po` must be
-/// [`ProgramOrder::unconditional`] of `eq` (it drives pruning).
+/// literals, and its true literal is `eq.true_lit`), with every value equality as clauses.
+/// `po` must be [`ProgramOrder::unconditional`] of `eq` (it drives pruning).
 pub fn encode_links(
     eq: &Equation,
     po: &ProgramOrder,
     enc: &mut Encoder,
+) -> Result<LinkTable, EquationError> {
+    encode_links_with(eq, po, enc, ValueEquality::Clauses)
+}
+
+/// [`encode_links`] with the value equalities where `values` says.
+pub fn encode_links_with(
+    eq: &Equation,
+    po: &ProgramOrder,
+    enc: &mut Encoder,
+    values: ValueEquality,
 ) -> Result<LinkTable, EquationError> {
     assert_eq!(
         enc.tru(),
@@ -96,14 +159,17 @@ pub fn encode_links(
     eq.validate()?;
     let before = enc.counters();
     let writes = eq.writes_by_location();
-    let mut table = LinkTable::default();
+    let tru = eq.true_lit;
+    // The candidate writes of every read first: the size of the value equalities decides
+    // where they go.
+    let mut candidates: Vec<(Event, Vec<Event>)> = Vec::new();
+    let mut value_clauses = 0u64;
     for (r, rd) in eq.events.iter() {
         if !rd.is_read() {
             continue;
         }
-        table.reads.push(r);
         let loc_writes = &writes[rd.location];
-        let mut links = Vec::new();
+        let mut cands = Vec::new();
         // Writes of the location that always happen before r: any write before one of them
         // is always overwritten before r reads.
         let mut always_before = BitSet::with_capacity(eq.events.len());
@@ -124,15 +190,45 @@ pub fn encode_links(
                 if po.any_after(w, &always_before) {
                     continue;
                 }
-                let s = enc.new_lit();
-                enc.assert_implies(s, rd.guard);
-                enc.assert_implies(s, wd.guard);
-                for (&rb, &wb) in rd.value.bits().iter().zip(wd.value.bits()) {
-                    enc.add_clause(&[!s, !rb, wb]);
-                    enc.add_clause(&[!s, rb, !wb]);
-                }
-                links.push(Link { write: w, lit: s });
+                value_clauses += rd
+                    .value
+                    .bits()
+                    .iter()
+                    .zip(wd.value.bits())
+                    .map(|(&rb, &wb)| theory_bit(rb, wb, tru))
+                    .sum::<u64>();
+                cands.push(w);
             }
+        }
+        candidates.push((r, cands));
+    }
+    let in_theory = match values {
+        ValueEquality::Clauses => false,
+        ValueEquality::Theory => true,
+        ValueEquality::TheoryAbove(limit) => value_clauses > limit,
+    };
+    let mut table = LinkTable {
+        values_in_theory: in_theory,
+        value_clauses,
+        ..LinkTable::default()
+    };
+    for (r, cands) in candidates {
+        let rd = &eq.events[r];
+        table.reads.push(r);
+        let mut links = Vec::with_capacity(cands.len());
+        for w in cands {
+            let wd = &eq.events[w];
+            let s = enc.new_lit();
+            enc.assert_implies(s, rd.guard);
+            enc.assert_implies(s, wd.guard);
+            for (&rb, &wb) in rd.value.bits().iter().zip(wd.value.bits()) {
+                if in_theory && theory_bit(rb, wb, tru) > 0 {
+                    continue;
+                }
+                enc.add_clause(&[!s, !rb, wb]);
+                enc.add_clause(&[!s, rb, !wb]);
+            }
+            links.push(Link { write: w, lit: s });
         }
         let mut some: Vec<Lit> = vec![!rd.guard];
         some.extend(links.iter().map(|l| l.lit));

@@ -121,11 +121,36 @@ fn supervise(mb: u64) -> u8 {
             println!("{oom}");
             exit::UNKNOWN
         }
+        _ if pass_on_signal(&status) => exit::INTERNAL,
         _ => {
             eprintln!("yogar: internal error: the verification process died ({status})");
             exit::INTERNAL
         }
     }
+}
+
+/// A worker ended by a limit's signal (`SIGXCPU` at the soft CPU limit, `SIGKILL` at the hard
+/// one or from whoever runs yogar, `SIGTERM`, `SIGINT`) ends the supervisor the same way, so the
+/// caller sees what it would have seen without `--memlimit` (the regression runner counts a
+/// CPU-limit signal as a time-out, not as an error). Returns only when the signal could not be
+/// passed on.
+fn pass_on_signal(status: &std::process::ExitStatus) -> bool {
+    use std::os::unix::process::ExitStatusExt;
+    let Some(sig) = status.signal() else {
+        return false;
+    };
+    if ![libc::SIGXCPU, libc::SIGKILL, libc::SIGTERM, libc::SIGINT].contains(&sig) {
+        return false;
+    }
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    // SAFETY: restores the default action of one signal and raises it on this process; no
+    // memory is touched.
+    unsafe {
+        libc::signal(sig, libc::SIG_DFL);
+        libc::raise(sig);
+    }
+    true
 }
 
 fn killed_by_abort(status: &std::process::ExitStatus) -> bool {

@@ -96,6 +96,7 @@ pub fn run(args: &ReplayArgs) -> u8 {
         race: property == Property::NoDataRace,
         overflow: property == Property::NoOverflow,
         memsafety: property == Property::ValidMemsafety,
+        mem_kind: witness.mem_kind,
         targets: witness
             .targets
             .iter()

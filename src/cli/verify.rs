@@ -199,7 +199,9 @@ impl Report<'_> {
             for (k, v) in stat_lines(s) {
                 println!("{k}: {v}");
             }
-            println!("unwind bound: {bound}");
+            if self.args.engine.bounded() {
+                println!("unwind bound: {bound}");
+            }
             if let Some(how) = &self.outcome.proved_by {
                 println!("proved by: {how}");
             }
@@ -211,7 +213,7 @@ impl Report<'_> {
         if let Verdict::False { trace } = &self.outcome.verdict {
             print!("{}", trace.render(prog));
         }
-        if !args.stats {
+        if !args.stats && args.engine.bounded() {
             println!("unwind bound: {bound}");
         }
         match &self.outcome.verdict {
@@ -369,7 +371,7 @@ impl Report<'_> {
             "verdict": verdict,
             "reason": reason,
             "proved_by": self.outcome.proved_by,
-            "unwind_bound": bound,
+            "unwind_bound": self.args.engine.bounded().then_some(bound),
             "statistics": stats,
             "trace": trace,
         })
@@ -389,6 +391,7 @@ fn stat_lines(s: &engine::EngineStats) -> Vec<(&'static str, Value)> {
         ("variables", s.vars.into()),
         ("clauses", s.clauses.into()),
         ("zeta clauses", s.zeta_clauses.into()),
+        ("zeta clauses in theory", s.zeta_clauses_in_theory.into()),
         ("xi clauses", s.xi_clauses.into()),
         ("phi0 clauses", s.phi0_clauses.into()),
     ];
@@ -463,7 +466,24 @@ fn stat_lines(s: &engine::EngineStats) -> Vec<(&'static str, Value)> {
         ("theory time", secs(s.theory_time.as_secs_f64())),
         ("total time", secs(s.total_time.as_secs_f64())),
     ]);
+    if let Some(mib) = peak_resident_mib() {
+        v.push(("peak memory MiB", secs(mib)));
+    }
     v
+}
+
+/// The peak resident set size of this process so far in MiB (`getrusage`), the figure the
+/// regression runner's memory limit and SV-COMP's are about. Under `--memlimit` it is the
+/// worker's own (the process that verifies and prints the statistics).
+fn peak_resident_mib() -> Option<f64> {
+    // SAFETY: an all-zero rusage is a valid value for getrusage to fill in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage writes the struct we pass and touches no other memory.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return None;
+    }
+    // Linux reports kilobytes.
+    Some(usage.ru_maxrss.max(0) as f64 / 1024.0)
 }
 
 /// A ratio or time rounded to what the text output shows.

@@ -102,7 +102,8 @@ fn refine(
     recorded: &mut Vec<Vec<Lit>>,
 ) -> Verdict {
     let eq = &out.equation;
-    let (po, links) = match super::order_and_links(out, enc, stats) {
+    let (po, links) = match super::order_and_links(out, enc, stats, encoder::ValueEquality::Clauses)
+    {
         Ok(x) => x,
         Err(why) => return Verdict::Unknown(why),
     };

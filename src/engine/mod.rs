@@ -28,7 +28,7 @@ use crate::status::{Phase, Status};
 use crate::svcomp::Property;
 use crate::symex::{CheckKind, SymexOptions, SymexOutput};
 
-pub use trace::{Trace, TraceEvent, TraceInput};
+pub use crate::trace::{Trace, TraceEvent, TraceInput};
 
 /// What the user asked of an engine.
 #[derive(Clone, Debug)]
@@ -177,6 +177,12 @@ impl Engine {
             .map(|&(_, e)| e)
     }
 
+    /// Whether it works within an unwind bound. The prover and the stateful search explore
+    /// without one, so no bound is reported for them.
+    pub fn bounded(self) -> bool {
+        !matches!(self, Engine::Prove | Engine::Stateful)
+    }
+
     /// Its canonical name.
     pub fn name(self) -> &'static str {
         match self {
@@ -322,6 +328,9 @@ pub struct EngineStats {
     pub clauses: u64,
     /// Clauses of ζ and ξ (ξ only in the monolithic engine).
     pub zeta_clauses: u64,
+    /// ζ's value clauses of three literals left to the ordering theory instead
+    /// ([`encoder::ValueEquality`]; 0 when they are all clauses).
+    pub zeta_clauses_in_theory: u64,
     pub xi_clauses: u64,
     pub solves: u64,
     /// Conflicts of the SAT solver (including the theory's), when the back end counts them.
@@ -556,6 +565,7 @@ pub(crate) fn order_and_links(
     out: &crate::symex::SymexOutput,
     enc: &mut encoder::Encoder,
     stats: &mut EngineStats,
+    values: encoder::ValueEquality,
 ) -> Result<(encoder::ProgramOrder, encoder::LinkTable), UnknownReason> {
     let start = Instant::now();
     let eq = &out.equation;
@@ -563,8 +573,11 @@ pub(crate) fn order_and_links(
     stats.threads = out.threads.len();
     let unsupported = |e: &dyn std::fmt::Display| UnknownReason::unsupported(e.to_string());
     let po = encoder::ProgramOrder::unconditional(eq).map_err(|e| unsupported(&e))?;
-    let links = encoder::encode_links(eq, &po, enc).map_err(|e| unsupported(&e))?;
+    let links = encoder::encode_links_with(eq, &po, enc, values).map_err(|e| unsupported(&e))?;
     stats.zeta_clauses = links.size().clauses;
+    if links.values_in_theory() {
+        stats.zeta_clauses_in_theory = links.value_clauses();
+    }
     stats.encode_time += start.elapsed();
     Ok((po, links))
 }

@@ -36,7 +36,8 @@ fn solve_exactly(
     stats: &mut EngineStats,
 ) -> Verdict {
     let eq = &out.equation;
-    let (po, links) = match super::order_and_links(out, enc, stats) {
+    let (po, links) = match super::order_and_links(out, enc, stats, encoder::ValueEquality::Clauses)
+    {
         Ok(x) => x,
         Err(why) => return Verdict::Unknown(why),
     };

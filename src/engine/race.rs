@@ -29,6 +29,20 @@
 //! predecessor edge from a's own clock (a creation inside a's atomic block) is left out: the
 //! block is a's place itself.
 //!
+//! Orientation: a pair with one access in an atomic section is encoded with the section
+//! first only. The argument above needs b's guard and address to depend only on j's reads
+//! before b's clock; inside a section they also depend on the section's own reads before b,
+//! which read at the block's place — after a, and after whatever else the order puts between
+//! a and b. So "preds(b) < a < b" with b in a section is no race state: a block whose
+//! `assume(lock == 0)` fails while another thread holds a spin lock made of atomic functions
+//! could run after that thread's unguarded read of the lock and its release, and the read
+//! was reported as racing with the block's write (pthread-ext/41_FreeBSD_abd_kbd_sliced,
+//! tests/programs/races/atomic_spinlock_read_true.c). Nothing is lost: in a state where the
+//! block and a non-atomic access x are both enabled, running the block, then x, is an
+//! execution too (x's guard and address depend only on its thread's earlier reads), and it
+//! has "preds(x) < block < x". The blocks of a byte object's access are no sections: their
+//! events' guards and addresses are fixed before the block, so both orders stay.
+//!
 //! Candidates: events of one location (a cell: typed objects have one per scalar, byte
 //! objects one per byte, so different fields or bytes never race), of two threads other than
 //! the init thread, at least one a write, not both in sections, not on a lock's state (mutex
@@ -48,7 +62,9 @@ pub struct RacePair {
     pub lit: Lit,
 }
 
-/// The candidate pairs of `out`, unordered (each once, the lower event first).
+/// The candidate pairs of `out` as ordered pairs (first, second) to encode: both orders of
+/// two accesses outside sections, only the section's access first otherwise (see the module
+/// doc's orientation).
 pub fn candidates(out: &SymexOutput, po: &ProgramOrder) -> Vec<(Event, Event)> {
     let eq = &out.equation;
     let init = eq.init_thread();
@@ -74,15 +90,21 @@ pub fn candidates(out: &SymexOutput, po: &ProgramOrder) -> Vec<(Event, Event)> {
                 {
                     continue;
                 }
-                pairs.push((x, y));
+                let (sx, sy) = (out.event_info[x].section, out.event_info[y].section);
+                if !sy {
+                    pairs.push((x, y));
+                }
+                if !sx {
+                    pairs.push((y, x));
+                }
             }
         }
     }
     pairs
 }
 
-/// Encodes every candidate pair in both orders on `enc` and `theory` (before it is
-/// connected); the pairs with their literals.
+/// Encodes every candidate pair in its order (`first` directly before `second`) on `enc`
+/// and `theory` (before it is connected); the pairs with their literals.
 pub fn encode(
     eq: &Equation,
     candidates: &[(Event, Event)],
@@ -91,27 +113,25 @@ pub fn encode(
 ) -> Vec<RacePair> {
     let into = theory.clock_in_edges();
     let mut edges = Vec::new();
-    let mut pairs = Vec::with_capacity(2 * candidates.len());
-    for &(x, y) in candidates {
-        for (a, b) in [(x, y), (y, x)] {
-            let r = enc.new_lit();
-            enc.add_clause(&[!r, eq.events[a].guard]);
-            enc.add_clause(&[!r, eq.events[b].guard]);
-            let (ca, cb) = (theory.clock_of(a), theory.clock_of(b));
-            edges.push((ca, cb, r));
-            for &(p, g) in &into[cb as usize] {
-                if p == ca || g == !eq.true_lit {
-                    continue;
-                }
-                let lit = if g == eq.true_lit { r } else { enc.and(r, g) };
-                edges.push((p, ca, lit));
+    let mut pairs = Vec::with_capacity(candidates.len());
+    for &(a, b) in candidates {
+        let r = enc.new_lit();
+        enc.add_clause(&[!r, eq.events[a].guard]);
+        enc.add_clause(&[!r, eq.events[b].guard]);
+        let (ca, cb) = (theory.clock_of(a), theory.clock_of(b));
+        edges.push((ca, cb, r));
+        for &(p, g) in &into[cb as usize] {
+            if p == ca || g == !eq.true_lit {
+                continue;
             }
-            pairs.push(RacePair {
-                first: a,
-                second: b,
-                lit: r,
-            });
+            let lit = if g == eq.true_lit { r } else { enc.and(r, g) };
+            edges.push((p, ca, lit));
         }
+        pairs.push(RacePair {
+            first: a,
+            second: b,
+            lit: r,
+        });
     }
     theory.add_conditional_edges(&edges);
     pairs

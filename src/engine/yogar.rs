@@ -13,6 +13,7 @@
 
 use encoder::{
     encode_links, Coherence, Encoder, LiteralMode, OrderTheory, ProgramOrder, ScheduleEncoding,
+    ValueEquality,
 };
 use solver_glue::{make_solver, Lit, SolveResult};
 
@@ -25,6 +26,14 @@ use crate::ir::Program;
 use crate::svcomp::Property;
 use crate::symex::{CheckKind, SymexOutput};
 use crate::verdict::UnknownReason;
+
+/// ζ's three-literal value clauses above which the ordering theory enforces those equalities
+/// instead ([`ValueEquality::TheoryAbove`]): only the links the search makes true then cost
+/// anything. Below it the clauses stay (native propagation is faster where memory is not the
+/// issue); above it they are what fills memory: divinefifo_1w1r at unwind 2 has 33 million
+/// ζ clauses (4.5 GB), elimination_backoff_stack 6.3 million. Both ways constrain the same
+/// executions (see `encoder::ordering::theory::values`).
+pub const VALUES_IN_THEORY_ABOVE: u64 = 2_000_000;
 
 /// The sharing pass, symbolic execution, then [`decide`].
 pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
@@ -65,7 +74,12 @@ fn solve_with_theory(
     stats: &mut EngineStats,
 ) -> Verdict {
     let eq = &out.equation;
-    let (po, links) = match super::order_and_links(out, enc, stats) {
+    let (po, links) = match super::order_and_links(
+        out,
+        enc,
+        stats,
+        ValueEquality::TheoryAbove(VALUES_IN_THEORY_ABOVE),
+    ) {
         Ok(x) => x,
         Err(why) => return Verdict::Unknown(why),
     };

@@ -4,8 +4,8 @@
 
 use super::interp::{norm, Machine, Target};
 use super::sched::Step;
-use crate::engine::{Trace, TraceEvent, TraceInput};
 use crate::ir::Loc;
+use crate::trace::{Trace, TraceEvent, TraceInput};
 
 /// The trace of the run made of `steps` (its last step violates at `loc` in `thread`);
 /// `m` is any state of the run (for the names of objects).

@@ -13,17 +13,13 @@
 
 use std::path::Path;
 
-use crate::engine;
 use crate::ir::{Loc, Program, VarKind};
+use crate::trace::{Trace, TraceInput};
 use crate::witness::{self, Step, TraceStep};
 
 /// The witness trace of `trace`. Lines are given only for locations in `program_file` (a
 /// location in an included header has no line of the program file).
-pub fn from_engine_trace(
-    prog: &Program,
-    trace: &engine::Trace,
-    program_file: &Path,
-) -> witness::Trace {
+pub fn from_engine_trace(prog: &Program, trace: &Trace, program_file: &Path) -> witness::Trace {
     let line = |loc: Loc| -> Option<u32> {
         let file = prog.files.get(loc.file as usize)?;
         let name = program_file.file_name()?.to_str()?;
@@ -64,7 +60,7 @@ pub fn from_engine_trace(
 
     // Inputs of each thread, in program order, each placed before the thread's first event at
     // or after its line.
-    let mut pending: Vec<Vec<&engine::TraceInput>> = vec![Vec::new(); created.len()];
+    let mut pending: Vec<Vec<&TraceInput>> = vec![Vec::new(); created.len()];
     // The step of each racing access, when the trace is a race.
     let mut race_steps: [Option<usize>; 2] = [None, None];
     for inp in &trace.inputs {
@@ -72,7 +68,7 @@ pub fn from_engine_trace(
             p.push(inp);
         }
     }
-    let input_step = |inp: &engine::TraceInput| {
+    let input_step = |inp: &TraceInput| {
         TraceStep::new(
             inp.thread,
             line(inp.loc),

@@ -6,17 +6,23 @@
 //! engine configuration on the shared SV-COMP tasks and a deep-bound set) and `growth` (the
 //! default and the monolithic engine against the unwind bound and the thread count) and
 //! `rsmc` (the POWER explorer on the SB+kW family), and `races` (the default engine under
-//! no-data-race against unreach-call on the shared tasks: the median CPU ratio must stay ≤ 2).
+//! no-data-race against unreach-call on the shared tasks: the median CPU ratio must stay ≤ 2),
+//! and `depth` (issue #27: the default engine's CPU, clauses and peak memory against the bound
+//! on the deep-bound set and the largest equations; `make bench ARGS=depth`).
 //!
 //! `yogar-bench regress ...` (`make regress`) is the SV-COMP regression runner instead, with
 //! a command line of its own (`regress --help`), and `yogar-bench agree ...` (`make agree`)
-//! the agreement check of the SAT engine and the explorers on those tasks (`agree --help`).
+//! the agreement check of the SAT engine and the explorers on those tasks (`agree --help`),
+//! and `yogar-bench explore-gen ...` the explorers on generated programs against the default
+//! engine (`explore-gen --help`).
 
 mod agree;
 mod child;
 mod counters_family;
+mod depth;
 mod engines;
 mod explore;
+mod explore_gen;
 mod growth;
 mod prove;
 mod races;
@@ -31,7 +37,7 @@ use std::time::Duration;
 
 /// The sections, in the order they run.
 pub const SECTIONS: &[&str] = &[
-    "solvers", "engines", "races", "growth", "explore", "rsmc", "prove",
+    "solvers", "engines", "races", "growth", "explore", "rsmc", "prove", "depth",
 ];
 
 /// How to run the sections.
@@ -66,6 +72,7 @@ fn main() -> ExitCode {
         match args.first().map(String::as_str) {
             Some("regress") => Some(regress::run),
             Some("agree") => Some(agree::run),
+            Some("explore-gen") => Some(explore_gen::run),
             _ => None,
         };
     if let Some(section) = section {
@@ -151,6 +158,7 @@ fn run(args: &[String]) -> u8 {
                      sections: {}\n\
                      yogar-bench regress --help: the SV-COMP regression (make regress)\n\
                      yogar-bench agree --help: SAT engine and explorers agree (make agree)\n\
+                     yogar-bench explore-gen --help: explorers on generated programs\n\
                      engines: {} tasks spread over directories by default (all matching with \
                      --filter), {} s per engine run",
                     SECTIONS.join(", "),
@@ -191,6 +199,10 @@ fn run(args: &[String]) -> u8 {
             "rsmc" => rsmc::run(&options),
             "prove" => {
                 prove::run(&options);
+                true
+            }
+            "depth" => {
+                depth::run(&options);
                 true
             }
             _ => true,

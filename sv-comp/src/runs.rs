@@ -66,6 +66,10 @@ pub struct RunOutput {
     pub blocked: Option<u64>,
     /// rvf: instances reached again along another order of adding their reads.
     pub redundant: Option<u64>,
+    /// ζ's value clauses the ordering theory enforced instead (`depth`).
+    pub zeta_in_theory: Option<u64>,
+    /// Peak resident memory of the verifying process in MiB (`depth`).
+    pub peak_mib: Option<f64>,
 }
 
 /// The arguments of a run that decides the bounded problem at `unwind` (ILP32, no unwinding
@@ -87,6 +91,10 @@ pub fn parse_output(stdout: &str) -> RunOutput {
         let Some((key, value)) = line.split_once(": ") else {
             continue;
         };
+        if key == "peak memory MiB" {
+            out.peak_mib = value.trim().parse().ok();
+            continue;
+        }
         let Ok(n) = value.trim().parse::<u64>() else {
             continue;
         };
@@ -95,6 +103,7 @@ pub fn parse_output(stdout: &str) -> RunOutput {
             "explored executions" => &mut out.executions,
             "blocked runs" => &mut out.blocked,
             "redundant runs or instances" => &mut out.redundant,
+            "zeta clauses in theory" => &mut out.zeta_in_theory,
             _ => continue,
         };
         *slot = Some(n);
@@ -312,6 +321,9 @@ mod tests {
         assert_eq!(o.verdict, Some(RunVerdict::True));
         assert_eq!(o.clauses, Some(1200));
         assert_eq!((o.executions, o.blocked), (Some(36), Some(2)));
+
+        let o = parse_output("zeta clauses in theory: 90\npeak memory MiB: 12.5\nTRUE\n");
+        assert_eq!((o.zeta_in_theory, o.peak_mib), (Some(90), Some(12.5)));
 
         let o = parse_output("clauses: 1200\nstep 1: x = 2\nFALSE(unreach-call)\n\n");
         assert_eq!(o.verdict, Some(RunVerdict::False));

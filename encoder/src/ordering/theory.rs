@@ -12,6 +12,9 @@
 //! | coherence | w1 → w2 | the coherence literal, guard(w1), guard(w2) |
 //! | from-read | r → w2, where r reads w1 and w1 comes before w2 | s(r,w1), the coherence literal (none if program order decides), guard(w2) |
 //!
+//! When the link table leaves value equalities to the theory ([`crate::ValueEquality`]), it
+//! also enforces them on the links that are true (`values`).
+//!
 //! In the terms of the Yogar paper: program order and read-from are the EOG's base edges, the
 //! reachability closure is rule 1, a from-read edge is rule 3 with the coherence literal as the
 //! order of the two writes, and rule 2 is the same edge seen from the other side (a write w2
@@ -34,6 +37,8 @@ use std::any::Any;
 
 use cranelift_entity::EntityRef;
 use solver_glue::{Lit, Propagation, Propagator, Var};
+
+mod values;
 
 use super::coherence::Coherence;
 use super::dag::{Cycle, Dag, Reason};
@@ -60,6 +65,10 @@ enum Role {
     PoEdge(u32),
     /// The guard of read `r` holds.
     ReadGuard(u32),
+    /// Bit `.1` of read `.0`'s value was assigned (its equality is the theory's).
+    ReadBit(u32, u32),
+    /// Bit `.1` of write `.0`'s value was assigned (its equality is the theory's).
+    WriteBit(u32, u32),
 }
 
 #[derive(Copy, Clone, Debug)]
@@ -156,9 +165,16 @@ pub struct OrderTheory {
     undo_at: Vec<usize>,
     trail_lim: Vec<usize>,
     processed: usize,
-    /// Variables on `trail` (a solver may report a literal again after backtracking, e.g.
-    /// CaDiCaL re-notifies out-of-order assignments; a literal already on the trail is skipped).
-    on_trail: Vec<bool>,
+    /// Variables on `trail` with their value (0: not on it; 1: true; 2: false). A solver may
+    /// report a literal again after backtracking, e.g. CaDiCaL re-notifies out-of-order
+    /// assignments; a literal already on the trail is skipped.
+    on_trail: Vec<u8>,
+    /// The value bits, when the theory enforces ζ's value equalities.
+    values: Option<values::ValueBits>,
+    /// Value implications of the current pass, and per variable the polarity queued (0: none,
+    /// 1: positive, 2: negative).
+    pending: Vec<Lit>,
+    pending_mark: Vec<u8>,
     /// A conflict found at decision level 0 holds for good.
     root_conflict: Option<Vec<Lit>>,
     path: Vec<Lit>,
@@ -298,6 +314,11 @@ impl OrderTheory {
                 None => executed.push(r.index() as u32),
             }
         }
+        let values = links.values_in_theory().then(|| {
+            let (bits, roles) = values::ValueBits::new(eq, links);
+            by_code.extend(roles);
+            bits
+        });
         by_code.sort_by_key(|&(c, _)| c);
         let max_code = by_code.last().map_or(0, |&(c, _)| c + 1);
         let mut role_start = vec![0u32; max_code + 2];
@@ -353,6 +374,9 @@ impl OrderTheory {
             trail_lim: Vec::new(),
             processed: 0,
             on_trail: Vec::new(),
+            values,
+            pending: Vec::new(),
+            pending_mark: Vec::new(),
             root_conflict: None,
             path: Vec::new(),
             stats,
@@ -437,6 +461,9 @@ impl OrderTheory {
             .last_order
             .as_ref()
             .ok_or("the theory accepted no full assignment")?;
+        if self.values.is_some() {
+            self.values_hold(eq, &phi_value)?;
+        }
         self.layout.validated_order(eq, phi_value, seq)
     }
 
@@ -534,6 +561,8 @@ impl OrderTheory {
                     self.undo.push(Undo::Executed);
                     self.dirty = true;
                 }
+                Role::ReadBit(r, i) => self.read_bit(r, i)?,
+                Role::WriteBit(w, i) => self.write_bit(w, i)?,
             }
         }
         Ok(())
@@ -546,6 +575,7 @@ impl OrderTheory {
         self.linked[read as usize] = k;
         self.undo.push(Undo::Linked(read));
         self.edge(write, read, &[Some(lit)])?;
+        self.link_values(k)?;
         let li = self.loc_of[write as usize] as usize;
         for j in 0..self.loc_writes[li].len() {
             let w2 = self.loc_writes[li][j];
@@ -615,7 +645,7 @@ impl OrderTheory {
     }
 
     fn assigned(&self, l: Lit) -> bool {
-        self.on_trail.get(l.var().index()) == Some(&true)
+        self.on_trail.get(l.var().index()).is_some_and(|&p| p != 0)
     }
 
     /// Links of executed reads that are not yet assigned and whose read-from or from-read edge
@@ -771,10 +801,10 @@ impl Propagator for OrderTheory {
         for &l in lits {
             let v = l.var().index();
             if v >= self.on_trail.len() {
-                self.on_trail.resize(v + 1, false);
+                self.on_trail.resize(v + 1, 0);
             }
-            if !self.on_trail[v] {
-                self.on_trail[v] = true;
+            if self.on_trail[v] == 0 {
+                self.on_trail[v] = if l.is_positive() { 1 } else { 2 };
                 self.trail.push(l);
             }
         }
@@ -796,10 +826,11 @@ impl Propagator for OrderTheory {
             self.processed = keep;
         }
         for l in &self.trail[keep..] {
-            self.on_trail[l.var().index()] = false;
+            self.on_trail[l.var().index()] = 0;
         }
         self.trail.truncate(keep);
         self.undo_at.truncate(keep);
+        self.take_pending();
         self.dirty = true;
     }
 
@@ -813,6 +844,8 @@ impl Propagator for OrderTheory {
             self.undo_at[i] = mark;
             if let Err(clause) = self.apply(self.trail[i]) {
                 // Leave nothing half applied: the literal is processed again if it survives.
+                // The value implications queued are dropped (see `values`: none is needed).
+                self.take_pending();
                 self.undo_to(mark);
                 self.stats.conflicts += 1;
                 self.stats.conflict_literals += clause.len() as u64;
@@ -825,6 +858,11 @@ impl Propagator for OrderTheory {
                 return Propagation::Conflict(clause);
             }
             self.processed += 1;
+        }
+        if !self.pending.is_empty() {
+            let implied = self.take_pending();
+            self.stats.propagations += implied.len() as u64;
+            return Propagation::Imply(implied);
         }
         if self.dirty {
             self.dirty = false;

@@ -241,8 +241,10 @@ impl<'p> Machine<'p> {
                     if i.prov.is_some() {
                         return trap("pointer used as an array index");
                     }
-                    if i.sym.is_some() {
-                        return trap("unsupported: input-dependent array index");
+                    if let Some(s) = i.sym {
+                        let len = self.obj(o).bytes.len() as u64;
+                        let ptr_bits = self.prog.types.ptr_bits() as u32;
+                        self.split_index(off, s, i.bits, *elem_size, len, ptr_bits)?;
                     }
                     off = off.wrapping_add(i.bits.wrapping_mul(*elem_size));
                 }

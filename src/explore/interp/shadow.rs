@@ -7,7 +7,8 @@
 //! builds the term of the interpreter's concrete operation on 64-bit patterns (`eval`), and
 //! every choice the run makes on a value with a term is recorded as a decision (checked
 //! against the concrete outcome, so a shadow that went wrong ends the run instead of steering
-//! the search). What the terms do not follow — pointers, array indices, sizes, thread handles
+//! the search). An input-dependent array index splits the run on the cell it selects
+//! ([`Machine::split_index`]). What the terms do not follow — pointers, sizes, thread handles
 //! computed from inputs, symbolic bytes read in parts or in aggregates — ends the run with an
 //! `unsupported` trap (see `memory`, `exec`, `eval`, `threads`). Pointers never carry a term.
 
@@ -203,6 +204,82 @@ impl<'p> Machine<'p> {
         let b = self.truth(s);
         self.record(b, c)?;
         Ok(c)
+    }
+
+    /// Splits the run on the cell an input-dependent array index selects: `idx` (the 64-bit
+    /// term of an index whose value this run is `bits`) scaled by `elem` and added to the
+    /// place's offset `base` so far gives the offset `t` (modulo the pointer width) in an
+    /// object of `len` bytes. The decisions recorded locate `t` by bisection: first whether it
+    /// lies in the object, then `t < c` for the middle cell `c` of the cells left, down to one
+    /// cell (and, when `elem` is not a power of two, that `t` is that cell's start; only then
+    /// can `t` fall between cells, which ends the run as unsupported). The search explores
+    /// the other way of each decision that the path condition allows (`concolic::search`), so
+    /// every feasible cell is a branch of its own, found with at most about log2(cells)
+    /// decisions; an out-of-bounds offset is a branch too, which the run then traps on as it
+    /// does for a constant index.
+    ///
+    /// Why exact: the decisions of a branch hold for exactly the inputs that select its
+    /// cell, so under the resulting path condition every input makes the run access the same
+    /// cell (the invariant of this module), while the index keeps its term for whatever else
+    /// the run computes with it. The cells' starts are `base + k * elem` modulo the pointer
+    /// width, which is every in-bounds `t` when `elem` divides that width's power of two.
+    pub(super) fn split_index(
+        &self,
+        base: u64,
+        idx: SymId,
+        bits: u64,
+        elem: u64,
+        len: u64,
+        ptr_bits: u32,
+    ) -> R<()> {
+        let w = ptr_bits.clamp(1, 64);
+        let base = super::eval::norm(base, w, false);
+        let off = super::eval::norm(base.wrapping_add(bits.wrapping_mul(elem)), w, false);
+        let t = {
+            let mut k = self.terms();
+            let i = k.trunc(w, idx);
+            let e = k.constant(w, elem);
+            let b = k.constant(w, base);
+            let scaled = k.bin(BvOp::Mul, i, e);
+            k.bin(BvOp::Add, b, scaled)
+        };
+        let below = |c: u64| {
+            let mut k = self.terms();
+            let c = k.constant(w, c);
+            k.cmp(CmpOp::Ult, t, c)
+        };
+        self.record(below(len), off < len)?;
+        if off >= len || elem == 0 {
+            // Out of bounds (the access traps), or every index selects `base`.
+            return Ok(());
+        }
+        // The cells: starts `first + k * elem` for k in lo..hi, all below `len`.
+        let first = base % elem;
+        let (mut lo, mut hi) = (0u64, (len.saturating_sub(first)).div_ceil(elem));
+        let start = |k: u64| first + k * elem;
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            let under = off < start(mid);
+            self.record(below(start(mid)), under)?;
+            if under {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        let aligned = elem.is_power_of_two() && (w == 64 || elem <= 1u64 << w);
+        if !aligned {
+            let at = {
+                let mut k = self.terms();
+                let c = k.constant(w, start(lo));
+                k.cmp(CmpOp::Eq, t, c)
+            };
+            self.record(at, off == start(lo))?;
+        }
+        if off != start(lo) {
+            return trap("unsupported: input-dependent array index between elements");
+        }
+        Ok(())
     }
 
     fn record(&self, cond: SymId, taken: bool) -> R<()> {

@@ -29,6 +29,9 @@ pub struct Limits {
     /// The violation sought is one of valid-memsafety (see `interp::memsafety`); failed
     /// assertions are then no violations.
     pub memsafety: bool,
+    /// Under `memsafety`, the kind the violation must be (the witness's subproperty); a
+    /// violation of another kind ends its run unconfirmed. None: any of the three.
+    pub mem_kind: Option<crate::violation::Violation>,
     /// (thread, line) the violation must be at (two: the racing accesses, in either order);
     /// a violation elsewhere ends its run unconfirmed. Empty: any violation confirms.
     pub targets: Vec<(usize, u32)>,
@@ -37,6 +40,11 @@ pub struct Limits {
 impl Limits {
     fn at_target(&self, thread: usize, loc: Loc) -> bool {
         self.targets.is_empty() || self.targets.contains(&(thread, loc.line))
+    }
+
+    /// Whether a memory-safety violation of kind `v` is the one sought.
+    fn of_kind(&self, v: Option<crate::violation::Violation>) -> bool {
+        !self.memsafety || self.mem_kind.is_none() || v == self.mem_kind
     }
 
     fn race_at_target(&self, r: &race::Race) -> bool {
@@ -58,6 +66,7 @@ impl Default for Limits {
             race: false,
             overflow: false,
             memsafety: false,
+            mem_kind: None,
             targets: Vec::new(),
         }
     }
@@ -299,6 +308,8 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
     let (mut steps, mut runs, mut discarded, mut traps, mut cut) = (0u64, 0u64, 0u64, 0u64, 0u64);
     // Violations reached elsewhere than the witness's target.
     let (mut elsewhere, mut first_elsewhere) = (0u64, None::<(usize, Loc)>);
+    // Memory-safety violations of another kind than the witness's.
+    let (mut other_kind, mut first_other_kind) = (0u64, None);
     let mut first_trap: Option<String> = None;
     while let Some(top) = stack.last_mut() {
         let Some(t) = top.untried.pop() else {
@@ -359,6 +370,11 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
                 first_elsewhere.get_or_insert((thread, loc));
                 Some(())
             }
+            Err(RunEnd::Violation { thread, loc }) if !limits.of_kind(node.m.mem_violation) => {
+                other_kind += 1;
+                first_other_kind.get_or_insert((thread, loc, node.m.mem_violation));
+                Some(())
+            }
             Err(RunEnd::Violation { thread, loc }) => {
                 return ReplayResult::Confirmed {
                     thread,
@@ -399,6 +415,15 @@ pub fn replay(prog: &Program, edges: &[WitnessEdge], limits: &Limits) -> ReplayR
         why.push_str(&format!(
             ", {elsewhere} reached a violation elsewhere than the target (first: thread {t} at \
              line {})",
+            loc.line
+        ));
+    }
+    if let Some((t, loc, v)) = first_other_kind {
+        why.push_str(&format!(
+            ", {other_kind} reached a memory-safety violation of another kind than the \
+             witness's {} (first: {} in thread {t} at line {})",
+            limits.mem_kind.map_or("", |k| k.name()),
+            v.map_or("unknown", |k| k.name()),
             loc.line
         ));
     }

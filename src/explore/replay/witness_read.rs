@@ -1,6 +1,8 @@
 //! Reading a GraphML violation witness: the path of edges from the entry node to the
 //! violation node, with what each edge says (thread, line, assumptions, thread creation).
 
+use crate::violation::Violation;
+
 /// One edge of the witness path.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct WitnessEdge {
@@ -24,6 +26,29 @@ pub struct Witness {
     /// reach there (two: the racing accesses). Empty for GraphML, whose violation node names
     /// no place: any violation of the property confirms it.
     pub targets: Vec<(u32, u32)>,
+    /// The subproperty a valid-memsafety witness names (`G valid-deref`, `G valid-free`,
+    /// `G valid-memtrack`): only a violation of that kind confirms it. None when the witness
+    /// names the whole property (any of the three confirms) or another property.
+    pub mem_kind: Option<Violation>,
+}
+
+/// The valid-memsafety subproperty an LTL formula (`G valid-deref`) or a one-line
+/// specification (`CHECK( init(main()), LTL(G valid-deref) )`) names, if it names one.
+pub fn memsafety_kind(text: &str) -> Option<Violation> {
+    let flat: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    [
+        Violation::ValidDeref,
+        Violation::ValidFree,
+        Violation::ValidMemtrack,
+    ]
+    .into_iter()
+    .find(|&v| {
+        let ltl: String = crate::witness::yaml::ltl_of(v)
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        flat == ltl || flat == format!("CHECK(init(main()),LTL({ltl}))")
+    })
 }
 
 /// An integer literal of C (decimal or hex, optional sign and suffixes).
@@ -88,7 +113,12 @@ pub fn parse_witness(text: &str) -> Result<Witness, String> {
             .map(|c| c.text().unwrap_or("").trim().to_string())
     };
     let architecture = data(graph, "architecture");
-    let specification = data(graph, "specification");
+    // A memory-safety witness may name the one subproperty it violates.
+    let mut specification = data(graph, "specification");
+    let mem_kind = specification.as_deref().and_then(memsafety_kind);
+    if mem_kind.is_some() {
+        specification = Some(crate::svcomp::property::VALID_MEMSAFETY_SPEC.to_string());
+    }
     let mut entry = None;
     let mut violation = std::collections::HashSet::new();
     for n in graph.children().filter(|n| n.tag_name().name() == "node") {
@@ -154,6 +184,7 @@ pub fn parse_witness(text: &str) -> Result<Witness, String> {
         architecture,
         specification,
         targets: Vec::new(),
+        mem_kind,
     })
 }
 
@@ -168,5 +199,22 @@ mod tests {
             vec![("\\result".to_string(), -5), ("x".to_string(), 16)]
         );
         assert_eq!(parse_assumption("x > 3;"), vec![]);
+    }
+
+    #[test]
+    fn memsafety_subproperties() {
+        assert_eq!(memsafety_kind("G valid-free"), Some(Violation::ValidFree));
+        assert_eq!(
+            memsafety_kind("CHECK( init(main()), LTL(G valid-deref) )"),
+            Some(Violation::ValidDeref)
+        );
+        assert_eq!(
+            memsafety_kind(" G  valid-memtrack\n"),
+            Some(Violation::ValidMemtrack)
+        );
+        // The whole property, or another one, names no single kind.
+        assert_eq!(memsafety_kind(crate::svcomp::VALID_MEMSAFETY_SPEC), None);
+        assert_eq!(memsafety_kind("G ! overflow"), None);
+        assert_eq!(memsafety_kind("G valid-memcleanup"), None);
     }
 }

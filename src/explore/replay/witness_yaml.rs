@@ -17,7 +17,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use super::witness_read::{parse_assumption, Witness, WitnessEdge};
+use super::witness_read::{memsafety_kind, parse_assumption, Witness, WitnessEdge};
 use crate::ir::{Callee, FuncId, InstrKind, Program};
 use crate::witness::yaml::{Action, Entry, WaypointType};
 
@@ -42,9 +42,9 @@ pub fn parse_yaml_witness(text: &str) -> Result<Witness, String> {
     let specification = match task.specification.trim() {
         "" => None,
         s if s.starts_with("CHECK") => Some(s.to_string()),
-        // A memory-safety witness names the subproperty it violates; replay checks all three
-        // at the target's place.
-        "G valid-free" | "G valid-deref" | "G valid-memtrack" => {
+        // A memory-safety witness names the subproperty it violates: replay checks the
+        // property, and only a violation of that kind at the target's place confirms it.
+        s if memsafety_kind(s).is_some() => {
             Some(crate::svcomp::property::VALID_MEMSAFETY_SPEC.to_string())
         }
         s => Some(format!("CHECK( init(main()), LTL({s}) )")),
@@ -116,6 +116,7 @@ pub fn parse_yaml_witness(text: &str) -> Result<Witness, String> {
         architecture,
         specification,
         targets,
+        mem_kind: memsafety_kind(task.specification.trim()),
     })
 }
 

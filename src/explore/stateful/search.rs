@@ -12,12 +12,12 @@ use super::ample::{self, Fault};
 use super::store::{Edge, Store};
 use super::succ::{successors, thread_successors, Succ};
 use super::Options;
-use crate::engine::Trace;
 use crate::explore::findings::unenumerable;
 use crate::explore::interp::{CanonInfo, Canonical};
 use crate::explore::interp::{Machine, RunEnd};
 use crate::explore::sched::{Step, Unenumerable};
 use crate::ir::Program;
+use crate::trace::Trace;
 use crate::verdict::UnknownReason;
 
 /// What the search found.

@@ -6,12 +6,24 @@
 //! their own, the rest one disjunction of conjunctions. Intervals that are a type's whole
 //! range say nothing and are left out; pointer sets are joined over the partitions (a
 //! weaker fact, still implied by the state).
+//!
+//! Facts about a *dead* variable are left out too: a local or parameter (not `self`, not
+//! thread-local) whose address is never taken and that every path from the location writes before it reads it
+//! ([`crate::ir::liveness`]). Leaving facts out only weakens an invariant, and these are never
+//! needed: the variable's value cannot influence the instance's future (every later read sees
+//! a later write), no other instance reads it, and a successor where it is live again is one
+//! the location's own instruction writes it for. Keeping them was harmful: a pointer fact is
+//! emitted only when every partition bounds the pointer, so where partitions are refined (a
+//! branch on a private key) a dead pointer that only some partitions had assigned gained a
+//! fact the predecessor lacked, and consecution failed (the stack tasks with private keys:
+//! `acquire::m == &m` after `if (r)`, where `r == 0` partitions never called `acquire`).
 
 use std::collections::BTreeMap;
 
 use cranelift_entity::SecondaryMap;
 
-use crate::ir::{BinOp, Expr, ExprKind, InstrId, Place, Type, TypeId, VarId};
+use crate::ir::liveness::Liveness;
+use crate::ir::{BinOp, Expr, ExprKind, InstrId, Place, Type, TypeId, VarId, VarKind};
 use crate::prove::domain::state::{Env, Key, State, Tgt, Val};
 use crate::prove::{Fact, GhostUpdate, GhostValue, Invariant, PtrTarget, TemplateId};
 
@@ -56,8 +68,14 @@ impl Emitter<'_, '_> {
         self.cx.prog.types.is_signed(e.ty)
     }
 
-    /// The atoms of one partition's facts (pointers aside).
-    fn atoms(&self, t: TemplateId, key: &Key, env: &Env) -> Vec<Expr> {
+    /// The atoms of one partition's facts (pointers aside), over the variables `keep` accepts.
+    fn atoms(
+        &self,
+        t: TemplateId,
+        key: &Key,
+        env: &Env,
+        keep: &dyn Fn(VarId) -> bool,
+    ) -> Vec<Expr> {
         let cx = self.cx;
         let self_id = cx.tpls.templates[t].self_id;
         let mut out = Vec::new();
@@ -92,7 +110,7 @@ impl Emitter<'_, '_> {
             let (Val::Int(i), Some(r)) = (val, cx.range(v)) else {
                 continue;
             };
-            if !cx.mentioned(v) {
+            if !cx.mentioned(v) || !keep(v) {
                 continue;
             }
             let x = self.var(v);
@@ -139,15 +157,20 @@ impl Emitter<'_, '_> {
         )
     }
 
-    /// The invariant a state stands for.
-    pub fn invariant(&self, t: TemplateId, s: &State) -> Invariant {
+    /// The invariant a state stands for, its facts over the variables `keep` accepts (the
+    /// others are left unconstrained: a weaker invariant).
+    pub fn invariant(&self, t: TemplateId, s: &State, keep: &dyn Fn(VarId) -> bool) -> Invariant {
         if s.is_bottom() {
             return Invariant {
                 unreachable: true,
                 facts: Vec::new(),
             };
         }
-        let per: Vec<Vec<Expr>> = s.parts.iter().map(|(k, e)| self.atoms(t, k, e)).collect();
+        let per: Vec<Vec<Expr>> = s
+            .parts
+            .iter()
+            .map(|(k, e)| self.atoms(t, k, e, keep))
+            .collect();
         let common: Vec<Expr> = per[0]
             .iter()
             .filter(|a| per.iter().all(|p| p.contains(a)))
@@ -178,7 +201,7 @@ impl Emitter<'_, '_> {
             let mut seen = std::collections::BTreeSet::new();
             for (v, val) in e.iter() {
                 if let Val::Ptr(set) = val {
-                    if !self.cx.mentioned(v) {
+                    if !self.cx.mentioned(v) || !keep(v) {
                         continue;
                     }
                     seen.insert(v);
@@ -220,10 +243,22 @@ impl Emitter<'_, '_> {
         states: &SecondaryMap<TemplateId, Vec<State>>,
     ) -> SecondaryMap<TemplateId, SecondaryMap<InstrId, Invariant>> {
         let mut out = SecondaryMap::new();
-        for t in self.cx.tpls.templates.keys() {
+        let cx = self.cx;
+        for (t, tpl) in cx.tpls.templates.iter() {
+            let live = Liveness::of(&tpl.body);
             let mut m = SecondaryMap::new();
             for (i, s) in states[t].iter().enumerate() {
-                m[<InstrId as cranelift_entity::EntityRef>::new(i)] = self.invariant(t, s);
+                let l = <InstrId as cranelift_entity::EntityRef>::new(i);
+                let live_in = live.live_in(l);
+                let keep = |v: VarId| {
+                    let d = &cx.prog.vars[v];
+                    let droppable = matches!(d.kind, VarKind::Local(_) | VarKind::Param(_))
+                        && !d.address_taken
+                        && !d.thread_local
+                        && v != tpl.self_id;
+                    !droppable || live_in.is_none_or(|set| set.contains(&v))
+                };
+                m[l] = self.invariant(t, s, &keep);
             }
             out[t] = m;
         }

@@ -283,10 +283,13 @@ impl<'c, 'a> Fixpoint<'c, 'a> {
             // Growths by interference count for the location across rounds too, so that
             // the rely and the states cannot grow together forever.
             self.growths[t][l.index()] += 1;
+            let joined = s.join(&eff);
             s = if rounds > WIDEN_AFTER || self.growths[t][l.index()] > 4 * WIDEN_AFTER {
-                s.widen(&s.join(&eff), &|v| self.cx.range(v), &self.cx.thresholds)
+                let mut w = s.widen(&joined, &|v| self.cx.range(v), &self.cx.thresholds);
+                keep_private(self.cx, &mut w, &joined);
+                w
             } else {
-                s.join(&eff)
+                joined
             };
         }
     }
@@ -370,6 +373,31 @@ impl<'c, 'a> Fixpoint<'c, 'a> {
             }
         }
         Ok(exits)
+    }
+}
+
+/// `widened` (a widening of `joined` in the interference closure) with every private
+/// variable set back to its value in `joined`.
+///
+/// Interference never invents a private value: an effect's partition takes its private
+/// variables from a partition of the state being closed ([`Fixpoint::effect`] meets the step's
+/// shared result with the interrupted partition's private part, and [`translate`] keeps its
+/// private tags). So along the closure every partition's private part is the join of a subset
+/// of the private parts the closure started from: finitely many values, and the closure
+/// terminates without widening them (the shared variables, which the steps do compute, are
+/// still widened). Widening them anyway was harmful: the join of `curr = 0` with the odd
+/// `curr ∈ [1, 639]` jumped to the next threshold, 640, and `memory[curr + 1]` then looked
+/// out of bounds (the stack tasks).
+fn keep_private(cx: &Ctx, widened: &mut State, joined: &State) {
+    for (k, w) in widened.parts.iter_mut() {
+        let Some(j) = joined.parts.get(k) else {
+            continue;
+        };
+        for (v, val) in j.iter() {
+            if !cx.is_shared(v) {
+                w.set(v, Some(val.clone()), cx.range(v));
+            }
+        }
     }
 }
 

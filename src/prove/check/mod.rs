@@ -34,6 +34,7 @@
 //!   can block (an `assume`, a lock or a join), since symbolic execution lets other threads run
 //!   after a thread blocked inside a section.
 
+mod obligations;
 mod vc;
 
 #[cfg(test)]
@@ -140,7 +141,7 @@ pub fn check(
     let start = Instant::now();
     well_formed(ts, cert)?;
     let mut stats = CheckStats::default();
-    let (obligations, skipped) = vc::obligations(ts, cert);
+    let (obligations, skipped) = obligations::obligations(ts, cert);
     let all = obligations.len();
     let obligations = same_invariant(cert, obligations);
     stats.checks = obligations.len();
@@ -251,7 +252,7 @@ fn decide(
     // One solve: can any check of the VC program fail?
     let mut failed: Option<Result<CheckFailure, ()>> = None;
     let outcome = engine::with_equation(&out, &opts, |enc, deadline, est| {
-        if let Err(why) = engine::order_and_links(&out, enc, est) {
+        if let Err(why) = engine::order_and_links(&out, enc, est, encoder::ValueEquality::Clauses) {
             failed = Some(Ok(CheckFailure {
                 obligation: None,
                 what: "verification conditions".into(),

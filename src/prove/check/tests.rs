@@ -270,7 +270,7 @@ fn lock_cert(ts: &mut Templates, with_update: bool) -> Certificate {
     let lock_v = ts.program.var_by_name("lock").unwrap();
     let x = ts.program.var_by_name("x").unwrap();
     let y = ts.program.var_by_name("y").unwrap();
-    let mhp = super::vc::main_mhp(ts);
+    let mhp = super::obligations::main_mhp(ts);
     let mut cert = cert_with(ts, |tt, l| {
         let l = l.index();
         if tt == ts.main && !mhp[l] {

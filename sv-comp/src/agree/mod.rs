@@ -15,10 +15,15 @@
 //! the listed (task, engine) runs are made: the suite's bounded check over the runs that
 //! finished quickly in an earlier sweep (`sv-comp/agree-tasks.csv`).
 //!
-//! `--property unreach-call,no-data-race,no-overflow` checks each listed property in turn
-//! (the shared tasks state only unreach-call: the others get a property file written into the
-//! output folder); the engines are compared per property and task, never across properties.
-//! An engine that does not check a property answers UNKNOWN and is not compared.
+//! `--property unreach-call,no-data-race,valid-memsafety,no-overflow` (or `all`) checks each
+//! listed property in turn (the shared tasks state only unreach-call: the others get a property
+//! file written into the output folder); the engines are compared per property and task, never
+//! across properties. An engine that does not check a property answers UNKNOWN and is not
+//! compared. Under valid-memsafety two FALSE verdicts of different kinds (`valid-deref`
+//! against `valid-memtrack`) are listed apart, not counted as a disagreement: a program with
+//! two violations on different paths rightly gets either from an engine that stops at its
+//! first. `--every N --offset K` takes the tasks K, K+N, K+2N, ... so that N runs with offsets
+//! 0..N-1 together cover every task once.
 
 #[cfg(test)]
 mod tests;
@@ -61,13 +66,26 @@ struct Args {
     /// Output folder (default target/agree): agree.csv and the logs
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Properties to check, comma-separated: unreach-call, no-data-race, no-overflow
+    /// Properties to check, comma-separated: unreach-call, no-data-race, valid-memsafety,
+    /// no-overflow, or all (the four)
     #[arg(long, value_delimiter = ',', default_value = "unreach-call")]
     property: Vec<String>,
     /// Only every N-th task (by name, after --filter): a sample of a sweep too long to run whole
     #[arg(long, default_value_t = 1)]
     every: usize,
+    /// With --every N: start at the K-th task (0..N-1), so that runs with offsets 0..N-1
+    /// together cover every task once
+    #[arg(long, default_value_t = 0)]
+    offset: usize,
 }
+
+/// The properties `--property all` stands for, in the order they are checked.
+pub const ALL_PROPERTIES: [&str; 4] = [
+    "unreach-call",
+    "no-data-race",
+    "valid-memsafety",
+    "no-overflow",
+];
 
 /// The specification of a property `--property` names.
 fn property_spec(name: &str) -> Option<&'static str> {
@@ -75,6 +93,7 @@ fn property_spec(name: &str) -> Option<&'static str> {
         "unreach-call" => Some(yogar::svcomp::UNREACH_CALL_SPEC),
         "no-data-race" => Some(yogar::svcomp::NO_DATA_RACE_SPEC),
         "no-overflow" => Some(yogar::svcomp::NO_OVERFLOW_SPEC),
+        "valid-memsafety" => Some(yogar::svcomp::VALID_MEMSAFETY_SPEC),
         _ => None,
     }
 }
@@ -148,13 +167,28 @@ fn agree(args: &Args, log: &mut Log) -> Result<Vec<String>, String> {
     if args.engines.is_empty() || args.engines.iter().any(|e| e.trim().is_empty()) {
         return Err("--engines needs engine names".into());
     }
-    if let Some(bad) = args.property.iter().find(|p| property_spec(p).is_none()) {
+    let properties: Vec<String> = args
+        .property
+        .iter()
+        .flat_map(|p| match p.as_str() {
+            "all" => ALL_PROPERTIES.iter().map(|q| q.to_string()).collect(),
+            _ => vec![p.clone()],
+        })
+        .collect();
+    if let Some(bad) = properties.iter().find(|p| property_spec(p).is_none()) {
         return Err(format!(
-            "--property {bad}: not one of unreach-call, no-data-race, no-overflow"
+            "--property {bad}: not one of {}, all",
+            ALL_PROPERTIES.join(", ")
         ));
     }
     if args.every == 0 {
         return Err("--every must be at least 1".into());
+    }
+    if args.offset >= args.every {
+        return Err(format!(
+            "--offset {} must be below --every {}",
+            args.offset, args.every
+        ));
     }
     let svb = find_svb(args.run.svb.as_deref())?;
     let yogar = yogar_at(args.run.yogar.as_deref())?;
@@ -167,7 +201,7 @@ fn agree(args: &Args, log: &mut Log) -> Result<Vec<String>, String> {
     let mut k = 0;
     tasks.retain(|_| {
         k += 1;
-        (k - 1) % args.every == 0
+        (k - 1) % args.every == args.offset
     });
     let by_name: BTreeMap<&str, &RegressTask> =
         tasks.iter().map(|t| (t.name.as_str(), t)).collect();
@@ -214,7 +248,7 @@ fn agree(args: &Args, log: &mut Log) -> Result<Vec<String>, String> {
     std::fs::create_dir_all(&logs).map_err(|e| format!("{}: {e}", logs.display()))?;
     // Each property's tasks: the task's own unreach-call property file, or one written here.
     let mut per_property: Vec<(String, Vec<RegressTask>)> = Vec::new();
-    for p in &args.property {
+    for p in &properties {
         if per_property.iter().any(|(q, _)| q == p) {
             continue;
         }
@@ -379,6 +413,8 @@ pub fn compare(outcomes: &[Outcome]) -> (String, Vec<String>) {
         tasks: usize,
         compared: usize,
         disagreements: usize,
+        /// Tasks with FALSE verdicts of different kinds (valid-deref against valid-free).
+        kinds_differ: Vec<String>,
         engines: BTreeMap<&'a str, (usize, usize, usize, usize, f64)>,
     }
     let mut per_property: BTreeMap<&str, PerProperty> = BTreeMap::new();
@@ -410,6 +446,22 @@ pub fn compare(outcomes: &[Outcome]) -> (String, Vec<String>) {
             pp.compared += 1;
         }
         let has = |c: VerdictClass| decided.iter().any(|o| class(o) == c);
+        let kinds: BTreeSet<String> = decided
+            .iter()
+            .filter_map(|o| match &o.status {
+                Status::False(kind) => Some(kind.clone()),
+                _ => None,
+            })
+            .collect();
+        if kinds.len() > 1 {
+            pp.kinds_differ.push(format!(
+                "{task}: {}",
+                runs.iter()
+                    .map(|o| format!("{} {}", o.engine, o.status))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
         if has(VerdictClass::True) && has(VerdictClass::False) {
             pp.disagreements += 1;
             let all: Vec<String> = runs
@@ -429,7 +481,9 @@ pub fn compare(outcomes: &[Outcome]) -> (String, Vec<String>) {
         if per_property.len() > 1 || *property != "unreach-call" {
             s.push_str(&format!("property {property}\n"));
         }
-        s.push_str("engine     runs  verdicts  true  false  compared-with-default  cpu-s\n");
+        s.push_str(
+            "engine     runs  verdicts  true  false  unknown  compared-with-default  cpu-s\n",
+        );
         for (engine, (runs, t, f, with_default, cpu)) in &pp.engines {
             let cmp = if *engine == DEFAULT_ENGINE {
                 "-".to_string()
@@ -437,14 +491,24 @@ pub fn compare(outcomes: &[Outcome]) -> (String, Vec<String>) {
                 with_default.to_string()
             };
             s.push_str(&format!(
-                "{engine:<10} {runs:>4}  {:>8}  {t:>4}  {f:>5}  {cmp:>21}  {cpu:>5.1}\n",
-                t + f
+                "{engine:<10} {runs:>4}  {:>8}  {t:>4}  {f:>5}  {:>7}  {cmp:>21}  {cpu:>5.1}\n",
+                t + f,
+                runs - t - f
             ));
         }
         s.push_str(&format!(
             "tasks: {}, with two or more verdicts: {}, disagreements: {}\n",
             pp.tasks, pp.compared, pp.disagreements
         ));
+        if !pp.kinds_differ.is_empty() {
+            s.push_str(&format!(
+                "FALSE of different kinds (not a disagreement; look at each): {}\n",
+                pp.kinds_differ.len()
+            ));
+            for line in &pp.kinds_differ {
+                s.push_str(&format!("  {line}\n"));
+            }
+        }
     }
     let cpu: f64 = outcomes.iter().map(|o| o.cpu_s).sum();
     s.push_str(&format!(

@@ -12,7 +12,8 @@ use crate::regress::Log;
 const PRP: &str = "CHECK( init(main()), LTL(G ! call(reach_error())) )\n";
 
 /// A stand-in for `yogar verify`: the input file holds `ENGINE: <last line> <exit>` lines
-/// (`default` for a run without --engine; `race-ENGINE` under no-data-race); it checks that
+/// (`default` for a run without --engine; `race-ENGINE` under no-data-race, `mem-ENGINE`
+/// under valid-memsafety, `ovf-ENGINE` under no-overflow); it checks that
 /// the bound options are given.
 const FAKE_TOOL: &str = r#"#!/bin/sh
 [ "$1" = verify ] || exit 98
@@ -26,6 +27,8 @@ for a; do
   file=$a
 done
 if grep -q data-race "$prp"; then engine="race-$engine"; fi
+if grep -q valid-memtrack "$prp"; then engine="mem-$engine"; fi
+if grep -q overflow "$prp"; then engine="ovf-$engine"; fi
 line=$(grep "^$engine: " "$file" | head -n 1 | sed "s/^$engine: //")
 [ -n "$line" ] || { echo "UNKNOWN (no answer)"; exit 5; }
 code=${line##* }; verdict=${line% *}
@@ -172,6 +175,63 @@ fn properties_are_compared_each_on_its_own() {
     assert_eq!(code, 2, "{text}");
 }
 
+/// `--property all` is the four properties; valid-memsafety is compared like the others, and
+/// two FALSE verdicts of different kinds are listed apart without failing the check.
+#[test]
+fn all_properties_and_memsafety_kinds() {
+    const MEM_SPLIT: &str = "default: TRUE 0\ndpor: TRUE 0\nmem-default: TRUE 0\n\
+                             mem-dpor: FALSE(valid-deref) 10\n";
+    const MEM_KINDS: &str = "default: TRUE 0\ndpor: TRUE 0\nmem-default: FALSE(valid-memtrack) 10\n\
+                             mem-dpor: FALSE(valid-deref) 10\novf-default: TRUE 0\novf-dpor: TRUE 0\n";
+    let f = Fixture::new("mem", &[("d/a", MEM_KINDS), ("d/b", MEM_SPLIT)]);
+    let both = ["--engines", "default,dpor", "--property"];
+    let (code, outcomes, text) = f.run(&[&both[..], &["all"]].concat());
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("2 tasks, 16 runs"), "{text}");
+    assert!(text.contains("property valid-memsafety"), "{text}");
+    assert!(text.contains("property no-overflow"), "{text}");
+    assert!(
+        text.contains("d/b.yml [valid-memsafety]: default true, dpor false(valid-deref)"),
+        "{text}"
+    );
+    assert!(!text.contains("d/a.yml [valid-memsafety]:"), "{text}");
+    assert!(text.contains("FALSE of different kinds"), "{text}");
+    assert!(
+        text.contains("d/a.yml: default false(valid-memtrack), dpor false(valid-deref)"),
+        "{text}"
+    );
+    // The CSV keeps the last property's status per (task, engine): no-overflow comes last.
+    assert_eq!(outcomes[&("d/a.yml".into(), "dpor".into())], "true");
+    // Only d/a (no TRUE against FALSE there): different kinds alone pass.
+    let (code, _, text) = f.run(&[&both[..], &["valid-memsafety", "--filter", "d/a"]].concat());
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("FALSE of different kinds"), "{text}");
+}
+
+/// `--every N --offset K` for K in 0..N covers every task once.
+#[test]
+fn offsets_cover_every_task_once() {
+    let f = Fixture::new(
+        "offset",
+        &[("d/a", AGREE), ("d/b", AGREE), ("d/c", DISAGREE)],
+    );
+    let mut seen = Vec::new();
+    for k in ["0", "1"] {
+        let (code, outcomes, text) =
+            f.run(&["--engines", "default", "--every", "2", "--offset", k]);
+        assert_eq!(code, 0, "{text}");
+        seen.extend(outcomes.into_keys().map(|(t, _)| t));
+    }
+    seen.sort();
+    assert_eq!(seen, ["d/a.yml", "d/b.yml", "d/c.yml"]);
+    let (code, _, text) = f.run(&["--every", "2", "--offset", "2"]);
+    assert_eq!(code, 2, "{text}");
+    assert!(
+        text.contains("--offset 2 must be below --every 2"),
+        "{text}"
+    );
+}
+
 #[test]
 fn a_list_selects_runs() {
     let f = Fixture::new("list", &[("d/a", AGREE), ("d/c", DISAGREE)]);
@@ -234,6 +294,8 @@ fn engines_and_explorers_agree_on_the_listed_shared_tasks() {
         yogar.to_str().unwrap(),
         "--list",
         list.to_str().unwrap(),
+        "--property",
+        "unreach-call",
         "--limit-cpu",
         "10",
         "--limit-wall",

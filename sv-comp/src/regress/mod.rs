@@ -470,6 +470,15 @@ impl Runs {
             .args(self.data_model_flags(task))
             .arg("--witness")
             .arg(witness);
+        // yogar's own limit at the runner's: running out ends in `UNKNOWN (out of memory)`
+        // from yogar instead of an abort the runner has to recognize (unless the extra options
+        // set their own).
+        let own = self.extra.iter().any(|a| a.starts_with("--memlimit"));
+        if let (Some(bytes), false) = (self.limits.memory, own) {
+            command
+                .arg("--memlimit")
+                .arg((bytes >> 20).max(1).to_string());
+        }
         command.args(&self.extra).args(&task.input_files);
         command
     }

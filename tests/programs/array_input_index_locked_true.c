@@ -1,0 +1,41 @@
+// expect: TRUE unwind: 2
+// Two threads each add 1 to a cell of a[4] chosen by an input (x in 0..3, (y + 1) % 4 for y in
+// 0..5), under the mutex m. Every increment is locked, so after the joins the cells sum to 2
+// whichever cells the inputs select, equal or not.
+#include <pthread.h>
+#include <assert.h>
+
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assume(int);
+
+int a[4];
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+
+void *one(void *arg) {
+  int x = __VERIFIER_nondet_int();
+  __VERIFIER_assume(x >= 0 && x <= 3);
+  pthread_mutex_lock(&m);
+  a[x] = a[x] + 1;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+
+void *two(void *arg) {
+  int y = __VERIFIER_nondet_int();
+  __VERIFIER_assume(y >= 0 && y <= 5);
+  int *p = &a[(y + 1) % 4];
+  pthread_mutex_lock(&m);
+  *p = *p + 1;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+
+int main(void) {
+  pthread_t t1, t2;
+  pthread_create(&t1, 0, one, 0);
+  pthread_create(&t2, 0, two, 0);
+  pthread_join(t1, 0);
+  pthread_join(t2, 0);
+  assert(a[0] + a[1] + a[2] + a[3] == 2);
+  return 0;
+}
