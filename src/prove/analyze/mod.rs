@@ -27,6 +27,7 @@ pub mod emit;
 pub mod eval;
 pub mod fixpoint;
 pub mod keys;
+pub mod live_facts;
 pub mod loop_writes;
 pub mod paths;
 pub mod phases;
@@ -207,6 +208,7 @@ fn analyze_impl(
         &mut invariants,
         sabotage.keep_path_facts_on_write,
     );
+    live_facts::restrict(templates, &mut invariants);
     Ok(Certificate {
         method: METHOD.to_string(),
         ghosts,

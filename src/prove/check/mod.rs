@@ -20,6 +20,10 @@
 //!   pointer, lock owners and ghost updates included) no variable the invariant reads:
 //!   the invariant's facts read only the variables they name (facts that read memory through
 //!   pointers are refused), so it keeps its value;
+//! - a stability check of `(t, l)` against a step when the same step was already checked
+//!   against `(t, l0)` with an invariant equal to `(t, l)`'s ([`same_invariant`]): a
+//!   stability branch depends on the location only through its invariant (and the
+//!   template's variables), so both checks compile to the same branch;
 //! - stability of `(t, l)` against steps of the same instance: when `t` has one instance and
 //!   `u = t`, the step is of the same instance (consecution covers it);
 //! - main's locations and steps that no creation in main can precede (`main_mhp`): no other
@@ -122,6 +126,8 @@ pub struct CheckStats {
     pub checks: usize,
     /// Stability checks left out because the step writes nothing the invariant reads.
     pub skipped_stable: usize,
+    /// Stability checks left out because the same check of an equal invariant is made.
+    pub skipped_same: usize,
     pub chunks: usize,
     pub vc_instrs: usize,
     pub clauses: u64,
@@ -141,8 +147,11 @@ pub fn check(
     well_formed(ts, cert)?;
     let mut stats = CheckStats::default();
     let (obligations, skipped) = obligations::obligations(ts, cert);
+    let all = obligations.len();
+    let obligations = same_invariant(cert, obligations);
     stats.checks = obligations.len();
     stats.skipped_stable = skipped;
+    stats.skipped_same = all - obligations.len();
     for chunk in obligations.chunks(CHUNK) {
         let left = timeout.map(|t| t.saturating_sub(start.elapsed()));
         if left.is_some_and(|l| l.is_zero()) {
@@ -158,6 +167,31 @@ pub fn check(
     }
     stats.time = start.elapsed();
     Ok(stats)
+}
+
+/// `obligations` without the stability checks that repeat an earlier one: same template,
+/// an equal invariant at the location (compared as written, fact by fact), the same
+/// interfering step. The stability branch of the VC program reads the location only through
+/// its invariant ([`invariant`]; the location itself names the check in messages), so the
+/// left-out check is the kept one.
+fn same_invariant(cert: &Certificate, obligations: Vec<Obligation>) -> Vec<Obligation> {
+    // Per template, the first location with each distinct invariant.
+    let mut first: std::collections::HashMap<(TemplateId, String), InstrId> = Default::default();
+    let mut rep = |t: TemplateId, l: InstrId| -> InstrId {
+        let inv = invariant(cert, t, l);
+        *first.entry((t, format!("{inv:?}"))).or_insert(l)
+    };
+    let mut seen: std::collections::HashSet<(TemplateId, InstrId, TemplateId, InstrId)> =
+        Default::default();
+    obligations
+        .into_iter()
+        .filter(|o| match (o.kind, o.other) {
+            (Kind::Stability, Some((u, s))) => {
+                seen.insert((o.template, rep(o.template, o.at), u, s))
+            }
+            _ => true,
+        })
+        .collect()
 }
 
 fn timeout_failure() -> CheckFailure {
