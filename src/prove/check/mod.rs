@@ -21,9 +21,10 @@
 //!   the invariant's facts read only the variables they name (facts that read memory through
 //!   pointers are refused), so it keeps its value;
 //! - a stability check of `(t, l)` against a step when the same step was already checked
-//!   against `(t, l0)` with an invariant equal to `(t, l)`'s ([`same_invariant`]): a
-//!   stability branch depends on the location only through its invariant (and the
-//!   template's variables), so both checks compile to the same branch;
+//!   against `(t, l0)` with an invariant equal to `(t, l)`'s and counted by the same counter
+//!   ghosts ([`same_invariant`]): a stability branch depends on the location only through
+//!   its invariant and its counting facts (and the template's variables), so both checks
+//!   compile to the same branch;
 //! - stability of `(t, l)` against steps of the same instance: when `t` has one instance and
 //!   `u = t`, the step is of the same instance (consecution covers it);
 //! - main's locations and steps that no creation in main can precede (`main_mhp`): no other
@@ -170,16 +171,23 @@ pub fn check(
 }
 
 /// `obligations` without the stability checks that repeat an earlier one: same template,
-/// an equal invariant at the location (compared as written, fact by fact), the same
-/// interfering step. The stability branch of the VC program reads the location only through
-/// its invariant ([`invariant`]; the location itself names the check in messages), so the
-/// left-out check is the kept one.
+/// an equal invariant at the location (compared as written, fact by fact), the same counter
+/// ghosts counting the location, the same interfering step. The stability branch of the VC
+/// program reads the location only through its invariant ([`invariant`]) and through the
+/// counting facts it assumes for the instance there ([`counters::counts`] of each counter);
+/// the location itself names the check in messages. So the left-out check is the kept one.
 fn same_invariant(cert: &Certificate, obligations: Vec<Obligation>) -> Vec<Obligation> {
-    // Per template, the first location with each distinct invariant.
-    let mut first: std::collections::HashMap<(TemplateId, String), InstrId> = Default::default();
+    type Key = (TemplateId, String, Vec<bool>);
+    // Per template, the first location with each distinct invariant and counter membership.
+    let mut first: std::collections::HashMap<Key, InstrId> = Default::default();
     let mut rep = |t: TemplateId, l: InstrId| -> InstrId {
         let inv = invariant(cert, t, l);
-        *first.entry((t, format!("{inv:?}"))).or_insert(l)
+        let counted = cert
+            .counters
+            .iter()
+            .map(|c| counters::counts(c, t, l))
+            .collect();
+        *first.entry((t, format!("{inv:?}"), counted)).or_insert(l)
     };
     let mut seen: std::collections::HashSet<(TemplateId, InstrId, TemplateId, InstrId)> =
         Default::default();
