@@ -29,11 +29,13 @@ use crate::verdict::UnknownReason;
 
 /// ζ's three-literal value clauses above which the ordering theory enforces those equalities
 /// instead ([`ValueEquality::TheoryAbove`]): only the links the search makes true then cost
-/// anything. Below it the clauses stay (native propagation is faster where memory is not the
-/// issue); above it they are what fills memory: divinefifo_1w1r at unwind 2 has 33 million
-/// ζ clauses (4.5 GB), elimination_backoff_stack 6.3 million. Both ways constrain the same
-/// executions (see `encoder::ordering::theory::values`).
-pub const VALUES_IN_THEORY_ABOVE: u64 = 2_000_000;
+/// anything. Below it the clauses stay: native propagation is faster where memory is not the
+/// issue, and the theory's weaker propagation costs search time. Above it they are what fills
+/// memory: divinefifo_1w1r at unwind 2 has 22 million value clauses (4.5 GB in all). The
+/// threshold sits above bounded_buffer's 12.5 million at unwind 3, which its 1.4 GB hold:
+/// with them in the theory it needed 54.6 s CPU for its FALSE instead of 24.5 s. Both ways
+/// constrain the same executions (see `encoder::ordering::theory::values`).
+pub const VALUES_IN_THEORY_ABOVE: u64 = 16_000_000;
 
 /// The sharing pass, symbolic execution, then [`decide`].
 pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
