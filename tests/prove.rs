@@ -29,6 +29,11 @@ fn prove_with(path: &Path, model: DataModel, sabotage: Sabotage) -> Outcome {
     let sharing = Sharing::analyse(&prog);
     let mut first: Option<String> = None;
     for rung in 0..4 {
+        // The counting rung has no such mistakes to make: a sabotaged analysis is judged by
+        // the rungs it breaks, not rescued by the counting rung's own (unbroken) search.
+        if rung == 3 && format!("{sabotage:?}") != format!("{:?}", Sabotage::default()) {
+            continue;
+        }
         let mut ts = match templates::build(&prog, &sharing) {
             Ok(ts) => ts,
             Err(e) => return Outcome::GaveUp(e.to_string()),
