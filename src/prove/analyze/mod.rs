@@ -46,7 +46,7 @@ use keys::{KeyKind, FREE};
 
 /// Deliberate mistakes, for the tests that show the checker rejects what a broken analyser
 /// produces. Never set outside tests.
-#[derive(Copy, Clone, Debug, Default)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Sabotage {
     /// Apply no interference at all (as if every thread ran alone).
     pub drop_interference: bool,
