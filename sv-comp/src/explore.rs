@@ -13,6 +13,10 @@
 //!   orders of the critical sections; dpor must explore exactly N!, and so must rvf (each
 //!   acquisition follows one release, so every order is its own reads-value-from class).
 //!
+//! - Seed examples: the papers' example programs (`tests/programs/paper_*.c`, the seeds'
+//!   running examples) at the bound and with the verdict their first line names; a wrong
+//!   verdict fails the section.
+//!
 //! Each run is a child `yogar verify --unwind N --engine E --stats` under a CPU limit, as in
 //! the other sections.
 
@@ -24,7 +28,7 @@ use super::Options;
 /// Seconds per run by default.
 pub const DEFAULT_LIMIT: f64 = 20.0;
 /// Thread counts of B3 and of the lock counter.
-pub const B3_SIZES: [u32; 5] = [2, 3, 4, 5, 6];
+pub const B3_SIZES: [u32; 7] = [2, 3, 4, 5, 6, 7, 8];
 pub const LOCK_SIZES: [u32; 7] = [2, 3, 4, 5, 6, 7, 8];
 const EXPLORERS: [&str; 3] = ["dpor", "cdpor", "rvf"];
 
@@ -132,6 +136,96 @@ fn family(yogar: &Path, dir: &Path, fam: &Family, sizes: &[u32], limit: f64) -> 
     ok
 }
 
+/// The seed examples: `tests/programs/paper_*.c`, found from the bench crate's manifest,
+/// sorted by name.
+fn seed_examples() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("tests")
+        .join("programs");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    p.extension().is_some_and(|x| x == "c")
+                        && p.file_name()
+                            .and_then(|n| n.to_str())
+                            .is_some_and(|n| n.starts_with("paper_"))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+/// The expected verdict (true: TRUE) and bound of a test program's first line
+/// (`// expect: TRUE unwind: 2`).
+fn expectation(file: &Path) -> Option<(bool, u32)> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let line = text.lines().next()?.strip_prefix("// expect:")?;
+    let mut words = line.split_whitespace();
+    let verdict = match words.next()? {
+        "TRUE" => true,
+        "FALSE" => false,
+        _ => return None,
+    };
+    let unwind = match (words.next(), words.next()) {
+        (Some("unwind:"), Some(n)) => n.parse().ok()?,
+        _ => 2,
+    };
+    Some((verdict, unwind))
+}
+
+/// Runs every explorer on the seed examples; false when one gives a wrong verdict.
+fn seeds(yogar: &Path, limit: f64) -> bool {
+    println!("-- seed examples --");
+    println!(
+        "{:<36} {:>6} | {:<38} | {:<38} | {:<38}",
+        "program",
+        "expect",
+        "dpor: verdict execs blocked cpu_s",
+        "cdpor: verdict execs blocked cpu_s",
+        "rvf: verdict execs redund. cpu_s"
+    );
+    let mut ok = true;
+    let mut totals = [0.0f64; 3];
+    for file in seed_examples() {
+        let Some((want, unwind)) = expectation(&file) else {
+            continue;
+        };
+        let runs: Vec<EngineRun> = EXPLORERS
+            .iter()
+            .map(|e| {
+                let a: Vec<String> = ["--unwind", &unwind.to_string(), "--engine", e]
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect();
+                runs::run_verify(yogar, &a, &file, limit)
+            })
+            .collect();
+        let wrong = runs.iter().any(|r| r.verdict.as_bool() == Some(!want));
+        ok &= !wrong;
+        for (t, r) in totals.iter_mut().zip(&runs) {
+            *t += r.seconds();
+        }
+        let name = file.file_stem().and_then(|n| n.to_str()).unwrap_or("?");
+        println!(
+            "{name:<36} {:>6} | {} | {} | {}{}",
+            if want { "TRUE" } else { "FALSE" },
+            cell(&runs[0], runs[0].output.blocked),
+            cell(&runs[1], runs[1].output.blocked),
+            cell(&runs[2], runs[2].output.redundant),
+            if wrong { "   !!! wrong verdict" } else { "" }
+        );
+    }
+    println!(
+        "{:<36} {:>6} | {:>38.3} | {:>38.3} | {:>38.3}",
+        "total cpu_s", "", totals[0], totals[1], totals[2]
+    );
+    ok
+}
+
 /// Runs the section; false when dpor explored a number of executions other than the number
 /// of Mazurkiewicz traces, or rvf one other than the number of reads-value-from classes.
 pub fn run(options: &Options) -> bool {
@@ -160,10 +254,11 @@ pub fn run(options: &Options) -> bool {
         dpor: |n| factorial(n as u64),
         rvf: |n| factorial(n as u64),
     };
+    let seeds = options.quick || seeds(&yogar, limit);
     let b3 = family(&yogar, &dir, &b3, quick(&B3_SIZES), limit);
     let lock = family(&yogar, &dir, &lock, quick(&LOCK_SIZES), limit);
     let _ = std::fs::remove_dir_all(&dir);
-    b3 && lock
+    seeds && b3 && lock
 }
 
 #[cfg(test)]
@@ -176,5 +271,14 @@ mod tests {
         assert!(b3_program(4).contains("i < 4"));
         assert!(lock_counter_program(3).contains("counter == 3"));
         assert_eq!(factorial(4).pow(2), 576);
+    }
+
+    #[test]
+    fn seed_examples_have_expectations() {
+        let files = seed_examples();
+        assert!(files.len() >= 10, "{files:?}");
+        for f in &files {
+            assert!(expectation(f).is_some(), "{}", f.display());
+        }
     }
 }
