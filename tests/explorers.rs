@@ -443,3 +443,125 @@ fn traces_name_finished_threads_by_their_entry() {
         assert_eq!(names, ["main", "one", "two"], "{explorer:?}");
     }
 }
+
+/// rvf over its whole space (violations included), classes counted; `fixed_reads`: a read
+/// whose observation the closure fixes is taken without a witness search (`rvf::fixed`).
+fn rvf_all(prog: &Program, unwind: u32, fixed_reads: bool) -> yogar::explore::rvf::Report {
+    yogar::explore::rvf::explore(
+        prog,
+        &yogar::explore::rvf::Options {
+            bounds: Bounds { unwind, ..bounds() },
+            budget: Budget::default(),
+            all: true,
+            count_classes: true,
+            causal_maps: false,
+            fixed_reads,
+        },
+    )
+}
+
+/// The lock counter of the bench (`yogar-bench explore`): `n` threads each increment a
+/// counter under one mutex; `check` is main's assertion after joining them. Each thread
+/// also records its place in the order of the critical sections in `order`.
+fn lock_counter(n: u32, check: &str) -> Program {
+    let src = format!(
+        "#include <pthread.h>\n#include <assert.h>\n\
+         pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\nint counter = 0;\nint order = 0;\n\
+         void *t(void *arg) {{ int id = (int)(long)arg; pthread_mutex_lock(&m);\n\
+         counter = counter + 1; order = order * 8 + id; pthread_mutex_unlock(&m); return 0; }}\n\
+         int main(void) {{\n  pthread_t th[{n}];\n\
+         for (int i = 0; i < {n}; i++) pthread_create(&th[i], 0, t, (void *)(long)(i + 1));\n\
+         for (int i = 0; i < {n}; i++) pthread_join(th[i], 0);\n\
+         assert({check});\n  return 0;\n}}\n"
+    );
+    frontend::load_source(&src, DataModel::Lp64).expect("program lowers")
+}
+
+fn factorial(n: u64) -> u64 {
+    (1..=n).product()
+}
+
+/// The lock counter's RVF classes are the n! orders of its critical sections (each
+/// acquisition observes one release): rvf explores exactly n! executions standing for n!
+/// classes, as many as dpor's Mazurkiewicz traces, with and without the reads the closure
+/// fixes taken alone. A reduction that dropped an order would fail here.
+#[test]
+fn rvf_lock_counter_explores_every_order_of_the_critical_sections() {
+    for n in 2..=4u32 {
+        let prog = lock_counter(n, &format!("counter == {n}"));
+        let want = factorial(n as u64);
+        let d = dpor_all(&prog, false);
+        assert_eq!(d.findings.stats.executions, want, "dpor, {n} threads");
+        for fixed_reads in [true, false] {
+            let r = rvf_all(&prog, n + 1, fixed_reads);
+            assert!(
+                r.findings.incomplete.is_none(),
+                "{n}: {:?}",
+                r.findings.incomplete
+            );
+            assert!(r.findings.violation.is_none(), "{n} threads");
+            assert_eq!(r.findings.stats.executions, want, "rvf, {n} threads");
+            assert_eq!(r.classes, Some(want), "rvf classes, {n} threads");
+        }
+    }
+}
+
+/// A bug in one class of 24: the assertion fails only when the four critical sections run
+/// in the order 4, 3, 2, 1 (`order` is then 04321 in octal). rvf finds it (FALSE, with the
+/// closure-fixed reads taken alone or searched), and its twin, whose assertion holds in
+/// every order, is TRUE with all 24 classes explored; so are dpor and cdpor.
+#[test]
+fn rvf_finds_a_bug_in_one_order_of_the_critical_sections() {
+    let rare = lock_counter(4, "order != 04321");
+    let twin = lock_counter(4, "order != 01111");
+    for fixed_reads in [true, false] {
+        let r = rvf_all(&rare, 5, fixed_reads);
+        assert!(r.findings.violation.is_some(), "fixed_reads {fixed_reads}");
+        let t = rvf_all(&twin, 5, fixed_reads);
+        assert!(t.findings.violation.is_none(), "fixed_reads {fixed_reads}");
+        assert_eq!(t.findings.stats.executions, 24);
+        assert_eq!(t.classes, Some(24));
+    }
+    let opts = EngineOptions::with_unwind(5);
+    for e in [
+        yogar::explore::Explorer::Rvf,
+        yogar::explore::Explorer::Dpor,
+        yogar::explore::Explorer::Cdpor,
+    ] {
+        let v = yogar::explore::verify(&rare, &opts, e, None).verdict;
+        assert!(matches!(v, Verdict::False { .. }), "{e:?}: {v:?}");
+        let v = yogar::explore::verify(&twin, &opts, e, None).verdict;
+        assert!(matches!(v, Verdict::True { .. }), "{e:?}: {v:?}");
+    }
+}
+
+/// A value read without a lock, rare in the RVF classes: thread 1 writes x = 1 then x = 2,
+/// thread 2 reads x twice; only the class in which thread 2 reads 1 and then 2 fails. The
+/// reads the closure cannot fix are searched, the others are taken alone, and the bug is
+/// found either way; the twin (2 then 1, impossible: x only grows) is TRUE with the same
+/// 6 classes either way, one per pair a <= b of {0, 1, 2}.
+#[test]
+fn rvf_finds_a_bug_in_one_value_class_of_unlocked_reads() {
+    let program = |check: &str| {
+        let src = format!(
+            "#include <pthread.h>\n#include <assert.h>\nint x = 0;\nint a = 0;\nint b = 0;\n\
+             void *w(void *arg) {{ x = 1; x = 2; return 0; }}\n\
+             void *r(void *arg) {{ a = x; b = x; return 0; }}\n\
+             int main(void) {{ pthread_t t1, t2;\n\
+             pthread_create(&t1, 0, w, 0); pthread_create(&t2, 0, r, 0);\n\
+             pthread_join(t1, 0); pthread_join(t2, 0);\n\
+             assert({check});\n  return 0; }}\n"
+        );
+        frontend::load_source(&src, DataModel::Lp64).expect("program lowers")
+    };
+    let rare = program("!(a == 1 && b == 2)");
+    let twin = program("!(a == 2 && b == 1)");
+    for fixed_reads in [true, false] {
+        let r = rvf_all(&rare, 2, fixed_reads);
+        assert!(r.findings.violation.is_some(), "fixed_reads {fixed_reads}");
+        let t = rvf_all(&twin, 2, fixed_reads);
+        assert!(t.findings.violation.is_none(), "fixed_reads {fixed_reads}");
+        assert_eq!(t.findings.stats.executions, 6, "fixed_reads {fixed_reads}");
+        assert_eq!(t.classes, Some(6), "fixed_reads {fixed_reads}");
+    }
+}

@@ -88,6 +88,7 @@ pub fn verify(
                 all: false,
                 count_classes: false,
                 causal_maps: opts.causal_maps,
+                fixed_reads: true,
             },
         );
         return report.findings.outcome(&bounds);

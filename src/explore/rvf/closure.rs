@@ -25,7 +25,11 @@
 //! object) is left unconstrained, which only weakens the filter.
 //!
 //! Joins: a join runs only after the joined thread's end wrote its done object, so a join
-//! that observes no writer has no witness either.
+//! that observes no writer has no witness either. Creations: a thread creation reads and
+//! writes the thread table, so the creations form a chain their observations fix (the one
+//! that observes no writer, then the one that observes it, ...); the k-th in that chain is
+//! the k-th creation of every witness and makes thread k (main is thread 0), whose events
+//! all follow it.
 //!
 //! # Memory reads
 //!
@@ -58,7 +62,7 @@
 //! pointer is compared by its bits, without its provenance: a write with the same bits
 //! counts as good, which only weakens the filter. Any other read is left to VerifySC.
 
-use super::event::{Ev, EvId, SyncKey, DONE};
+use super::event::{Ev, EvId, SyncKey, DONE, THREADS};
 use crate::explore::interp::{summary, Target, Value};
 
 /// A memory read the closure constrains: the reader, the events that write its cell, those
@@ -86,49 +90,165 @@ pub fn read_key(v: &Value, cell: &Target) -> Option<u64> {
     }
 }
 
+/// A candidate event probed for one observation (`consistent_probe`): its index in the
+/// closure's events, the memory read probed (the cell and the write it observes, `None`:
+/// the initial value), and whether its memory writes are *wildcards*: good writes of every
+/// read of their cell, whatever it observes. The closure's argument only needs the last
+/// write of a cell before each read to be among the read's good writes, so a wildcard
+/// stands for a write whose value is not known (it depends on what the probed event
+/// observes) and rejects no witness. The probed read observes the state before the event
+/// (the caller checks that the event reads before it writes), so the event's own writes
+/// are not among the writes of its cell for it.
+#[derive(Clone, Copy)]
+struct Probe<'a> {
+    at: usize,
+    mem: Option<(&'a Target, Option<usize>)>,
+}
+
 /// The memory reads of `evs` the closure can constrain (the module doc), `init` giving the
-/// summary of a global cell's initial bytes.
-fn memory_reads(evs: &[&Ev], init: &dyn Fn(&Target) -> Option<u64>) -> Vec<MemRead> {
+/// summary of a global cell's initial bytes. The probed event (`Probe`) reads only the
+/// probed cell, whatever its own observations say.
+fn memory_reads(
+    evs: &[&Ev],
+    init: &dyn Fn(&Target) -> Option<u64>,
+    probe: Option<Probe>,
+) -> Vec<MemRead> {
+    let wild = probe.map(|p| p.at);
     let mut out = Vec::new();
     for (r, e) in evs.iter().enumerate() {
+        if let Some(p) = probe.filter(|p| p.at == r) {
+            let Some((cell, source)) = p.mem else {
+                continue;
+            };
+            let Some(mut m) = memory_read(evs, r, cell, 0, init, None) else {
+                continue;
+            };
+            m.writes.retain(|&w| w != r);
+            m.good = source
+                .into_iter()
+                .filter(|s| m.writes.contains(s))
+                .collect();
+            m.init = source.is_none();
+            out.push(m);
+            continue;
+        }
         for (cell, v) in e.mem_reads() {
-            // `init` knows only the cells of global variables (not main's locals, which
-            // also belong to owner 0 but can change without a logged write).
-            let (Some(key), Some(init)) = (read_key(v, cell), init(cell)) else {
+            let Some(key) = read_key(v, cell) else {
                 continue;
             };
             if e.writes.iter().any(|(w, _)| cell.overlaps(w)) {
                 continue;
             }
-            let mut writes = Vec::new();
-            let mut good = Vec::new();
-            let mut partial = false;
-            for (w, we) in evs.iter().enumerate() {
-                for (t, value) in &we.writes {
-                    if t == cell {
-                        writes.push(w);
-                        if *value == key {
-                            good.push(w);
-                        }
-                    } else if cell.overlaps(t) {
-                        partial = true;
-                    }
-                }
-            }
-            if partial {
-                continue;
-            }
-            writes.dedup();
-            good.dedup();
-            out.push(MemRead {
-                reader: r,
-                writes,
-                good,
-                init: init == key,
-            });
+            out.extend(memory_read(evs, r, cell, key, init, wild));
         }
     }
     out
+}
+
+/// The read of `cell` by event `r` of `evs` observing the bytes of `key`, when the closure
+/// can constrain it (the module doc); the writes of event `wild` are good whatever they
+/// write (`Probe`).
+fn memory_read(
+    evs: &[&Ev],
+    r: usize,
+    cell: &Target,
+    key: u64,
+    init: &dyn Fn(&Target) -> Option<u64>,
+    wild: Option<usize>,
+) -> Option<MemRead> {
+    // `init` knows only the cells of global variables (not main's locals, which
+    // also belong to owner 0 but can change without a logged write).
+    let init = init(cell)?;
+    let mut writes = Vec::new();
+    let mut good = Vec::new();
+    for (w, we) in evs.iter().enumerate() {
+        for (t, value) in &we.writes {
+            if t == cell {
+                writes.push(w);
+                if *value == key || wild == Some(w) {
+                    good.push(w);
+                }
+            } else if cell.overlaps(t) {
+                return None;
+            }
+        }
+    }
+    writes.dedup();
+    good.dedup();
+    Some(MemRead {
+        reader: r,
+        writes,
+        good,
+        init: init == key,
+    })
+}
+
+/// The writes a read of `cell` by the candidate `cand` (appended to its thread; it makes
+/// that read before any write of the cell) can observe in a witness of `inst` plus it, as
+/// far as the closure can tell: the events that write exactly the cell and the initial
+/// value (`None`), less those the closure rejects as the last write of the cell before the
+/// candidate, with the candidate's memory writes as wildcards (`Probe`). `None` when the
+/// closure cannot constrain the read (not a cell of a global variable, or an event writes
+/// part of it: the module doc).
+///
+/// Each rejection is the closure's argument with the read's good writes narrowed to the one
+/// source: a witness in which the source is the last write of the cell before the read
+/// contains every edge the closure adds.
+pub fn sources(
+    inst: &[Vec<Ev>],
+    cand: (usize, &Ev),
+    cell: &Target,
+    init: &dyn Fn(&Target) -> Option<u64>,
+) -> Option<Vec<Option<EvId>>> {
+    init(cell)?;
+    let mut all = vec![None];
+    for (t, evs) in inst.iter().enumerate() {
+        for (i, e) in evs.iter().enumerate() {
+            for (w, _) in &e.writes {
+                if w == cell {
+                    all.push(Some((t, i as u32)));
+                } else if cell.overlaps(w) {
+                    return None;
+                }
+            }
+        }
+    }
+    all.dedup();
+    // One closure without the read first: a source with another write of the cell between
+    // it and the read in the order (the initial value: any write before the read), or
+    // after the read, is the last write before the read in no witness. Then one closure
+    // per source left, with the read observing it.
+    let Some(Closed { g, first }) = closed(inst, Some(cand), Some(None), init) else {
+        return Some(Vec::new());
+    };
+    let at = |(t, i): EvId| first[t] + i as usize;
+    let r = at((cand.0, inst.get(cand.0).map_or(0, |v| v.len()) as u32));
+    let writes: Vec<usize> = all.iter().flatten().map(|&w| at(w)).collect();
+    let hidden = |s: Option<usize>| {
+        s.is_some_and(|s| g.before(r, s))
+            || writes
+                .iter()
+                .any(|&x| Some(x) != s && s.is_none_or(|s| g.before(s, x)) && g.before(x, r))
+    };
+    let left: Vec<Option<EvId>> = all.into_iter().filter(|&s| !hidden(s.map(at))).collect();
+    if left.len() <= 1 {
+        return Some(left);
+    }
+    Some(
+        left.into_iter()
+            .filter(|&s| consistent_probe(inst, cand, Some((cell, s)), init))
+            .collect(),
+    )
+}
+
+/// False when no witness of `inst` plus the candidate `cand` exists by the closure, with
+/// the candidate's memory writes as wildcards (`Probe`) and its memory reads unconstrained.
+pub fn consistent_wild(
+    inst: &[Vec<Ev>],
+    cand: (usize, &Ev),
+    init: &dyn Fn(&Target) -> Option<u64>,
+) -> bool {
+    consistent_probe(inst, cand, None, init)
 }
 
 /// False when the instance `inst`, with the event `cand` appended to its thread when given,
@@ -140,6 +260,46 @@ pub fn consistent(
     cand: Option<(usize, &Ev)>,
     init: &dyn Fn(&Target) -> Option<u64>,
 ) -> bool {
+    closure(inst, cand, None, init)
+}
+
+/// `consistent` for the probed candidate `cand` (`Probe`): reading the cell `mem.0` and
+/// observing the write `mem.1` (`None`: the initial value) in place of its own memory
+/// reads, its memory writes wildcards.
+fn consistent_probe(
+    inst: &[Vec<Ev>],
+    cand: (usize, &Ev),
+    mem: Option<(&Target, Option<EvId>)>,
+    init: &dyn Fn(&Target) -> Option<u64>,
+) -> bool {
+    closure(inst, Some(cand), Some(mem), init)
+}
+
+/// The closure of `inst` plus `cand`; `probe`: the candidate is probed (`Probe`) for the
+/// memory observation given, if any.
+fn closure(
+    inst: &[Vec<Ev>],
+    cand: Option<(usize, &Ev)>,
+    probe: Option<Option<(&Target, Option<EvId>)>>,
+    init: &dyn Fn(&Target) -> Option<u64>,
+) -> bool {
+    closed(inst, cand, probe, init).is_some()
+}
+
+/// A closure that found no cycle: the order and, per thread, the index of its first event
+/// (the candidate follows its thread's events of the instance).
+struct Closed {
+    g: Order,
+    first: Vec<usize>,
+}
+
+/// The closure of `inst` plus `cand` (`closure`); `None` when it has a cycle.
+fn closed(
+    inst: &[Vec<Ev>],
+    cand: Option<(usize, &Ev)>,
+    probe: Option<Option<(&Target, Option<EvId>)>>,
+    init: &dyn Fn(&Target) -> Option<u64>,
+) -> Option<Closed> {
     let mut ids: Vec<EvId> = Vec::new();
     let mut evs: Vec<&Ev> = Vec::new();
     let threads = inst.len().max(cand.map_or(0, |(t, _)| t + 1));
@@ -167,22 +327,43 @@ pub fn consistent(
     for t in 0..threads {
         for i in first[t] + 1..first[t + 1] {
             if !g.add(i - 1, i) {
-                return false;
+                return None;
             }
         }
+    }
+    // Creation edges: the creation that is k-th in the thread table's chain creates thread k
+    // (the k-th creation in every witness, whose observations fix the chain), and thread k's
+    // events run after it.
+    let mut writer: Option<usize> = None;
+    for k in 1..threads {
+        let observes = |c: usize| {
+            evs[c].sync_writes.contains(&THREADS)
+                && evs[c]
+                    .sync_reads
+                    .iter()
+                    .any(|&(key, w)| key == THREADS && w.map(|w| index(&w)) == writer.map(Some))
+        };
+        let mut next = (0..n).filter(|&c| observes(c));
+        let (Some(c), None) = (next.next(), next.next()) else {
+            break;
+        };
+        if first[k] < first[k + 1] && !g.add(c, first[k]) {
+            return None;
+        }
+        writer = Some(c);
     }
     // Reads: (reader, object, observed writer).
     let mut reads: Vec<(usize, SyncKey, Option<usize>)> = Vec::new();
     for (r, e) in evs.iter().enumerate() {
         for (key, w) in &e.sync_reads {
             match w {
-                None if key.0 == DONE => return false,
+                None if key.0 == DONE => return None,
                 None => reads.push((r, *key, None)),
                 Some(w) => match index(w) {
                     Some(w) if w == r => {}
                     Some(w) => reads.push((r, *key, Some(w))),
                     // The observed write is not in the instance: no witness.
-                    None => return false,
+                    None => return None,
                 },
             }
         }
@@ -193,11 +374,28 @@ pub fn consistent(
             .collect()
     };
     let writers: Vec<Vec<usize>> = reads.iter().map(|(_, k, _)| writes(k)).collect();
-    let mreads = memory_reads(&evs, init);
+    let probe = match (probe, cand) {
+        (Some(mem), Some((c, _))) => {
+            let at = index(&(c, inst.get(c).map_or(0, |v| v.len()) as u32))
+                .expect("the candidate is an event");
+            let mem = match mem {
+                None => None,
+                Some((cell, None)) => Some((cell, None)),
+                Some((cell, Some(s))) => match index(&s) {
+                    Some(s) => Some((cell, Some(s))),
+                    // A source outside the instance: nothing to observe.
+                    None => return None,
+                },
+            };
+            Some(Probe { at, mem })
+        }
+        _ => None,
+    };
+    let mreads = memory_reads(&evs, init, probe);
     for &(r, _, w) in &reads {
         if let Some(w) = w {
             if !g.add(w, r) {
-                return false;
+                return None;
             }
         }
     }
@@ -214,7 +412,7 @@ pub fn consistent(
                 if let Some((a, b)) = edge {
                     if !g.before(a, b) {
                         if !g.add(a, b) {
-                            return false;
+                            return None;
                         }
                         changed = true;
                     }
@@ -223,19 +421,19 @@ pub fn consistent(
         }
         for m in &mreads {
             let Some(edges) = memory_edges(&g, m) else {
-                return false;
+                return None;
             };
             for (a, b) in edges {
                 if !g.before(a, b) {
                     if !g.add(a, b) {
-                        return false;
+                        return None;
                     }
                     changed = true;
                 }
             }
         }
         if !changed {
-            return true;
+            return Some(Closed { g, first });
         }
     }
 }

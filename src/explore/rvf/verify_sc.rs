@@ -68,6 +68,26 @@ pub struct State<'p> {
     writes: Writers,
 }
 
+impl<'p> State<'p> {
+    /// A witness of an instance with the candidate run last (`fixed`): `machine` its end,
+    /// `counts` its events per thread, `sched` its threads in order.
+    pub(super) fn witness(
+        machine: Machine<'p>,
+        counts: Vec<u32>,
+        sync: SyncWriters,
+        sched: Vec<usize>,
+    ) -> Self {
+        State {
+            machine,
+            counts,
+            sync,
+            sched,
+            cand: Some(0),
+            writes: Writers::new(),
+        }
+    }
+}
+
 /// A run the candidate event ended (a violation, a trap, a bound): a real run of the
 /// program, found while looking for witnesses.
 pub struct Ended {
