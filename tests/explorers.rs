@@ -490,7 +490,21 @@ fn rvf_lock_counter_explores_every_order_of_the_critical_sections() {
     for n in 2..=4u32 {
         let prog = lock_counter(n, &format!("counter == {n}"));
         let want = factorial(n as u64);
-        let d = dpor_all(&prog, false);
+        let d = dpor::explore(
+            &prog,
+            &dpor::Options {
+                bounds: Bounds {
+                    unwind: n + 1,
+                    ..bounds()
+                },
+                budget: Budget::default(),
+                constrained: false,
+                all: true,
+                keep_runs: false,
+                concolic: None,
+                data_races: false,
+            },
+        );
         assert_eq!(d.findings.stats.executions, want, "dpor, {n} threads");
         for fixed_reads in [true, false] {
             let r = rvf_all(&prog, n + 1, fixed_reads);
