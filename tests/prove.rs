@@ -370,7 +370,7 @@ fn the_counting_rung_keeps_to_its_cpu_share() {
     let budget = Budget::cpu(Duration::from_secs(1), std::time::Instant::now());
     let r = yogar::prove::run::prove_counting(&prog, &sharing, &budget);
     let used = thread_cpu() - before;
-    let no = r.err().expect("no proof within 1 s of CPU");
+    let no = r.expect_err("no proof within 1 s of CPU");
     assert!(no.timed_out, "ended by its budget: {}", no.reason);
     assert!(
         used < Duration::from_secs(3),
