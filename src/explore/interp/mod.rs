@@ -23,6 +23,7 @@ mod eval;
 mod exec;
 mod memory;
 mod memsafety;
+mod pin;
 pub use canon::{CanonInfo, Canonical};
 pub use memory::summary;
 mod shadow;
