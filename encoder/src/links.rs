@@ -250,7 +250,13 @@ pub fn encode_links_with(
 }
 
 /// Adds `s ⇒ rb = wb` for every bit pair of `read` and `write` that `skip` does not leave out.
-fn equal_bits(enc: &mut Encoder, s: Lit, read: &[Lit], write: &[Lit], skip: &dyn Fn(Lit, Lit) -> bool) {
+fn equal_bits(
+    enc: &mut Encoder,
+    s: Lit,
+    read: &[Lit],
+    write: &[Lit],
+    skip: &dyn Fn(Lit, Lit) -> bool,
+) {
     for (&rb, &wb) in read.iter().zip(write) {
         if skip(rb, wb) {
             continue;
