@@ -420,8 +420,9 @@ fn deepen(
     let sharing = Sharing::analyse_with(prog, *property == Property::NoDataRace);
     times.symex_time += start.elapsed();
     let mut provers_tried = false;
-    // The ladder's rungs were rejected before bound 2: they are not tried again.
-    let mut ladder_rejected = false;
+    // The ladder's first rung still to try: the rungs rejected before bound 2 are not tried
+    // again (each is deterministic).
+    let mut ladder_from = 0;
     loop {
         let mut opts = engine_options(options, bound);
         opts.property = property.clone();
@@ -503,18 +504,22 @@ fn deepen(
             let invs = crate::prove::witness::invariants(&p);
             (p.method, invs)
         };
-        if bound == 1 && proving && !ladder_rejected {
-            // The cheap rungs once before bound 2, in a small share: a bound can take most
-            // of the run (43_NetBSD_sysmon_power_sliced needs 34 s at bound 2, its proof
-            // 1.1 s). A rejection is final (the ladder is deterministic) and is not tried
-            // again; a timeout leaves the ladder to the provers' turn with a full share.
+        if bound == 1 && proving && ladder_from == 0 {
+            // The cheap rungs (plain and phased) once before bound 2, in a small share: a
+            // bound can take most of the run (43_NetBSD_sysmon_power_sliced needs 34 s at
+            // bound 2, its proof 1.1 s). A rejected rung is not tried again (the ladder is
+            // deterministic); a timeout leaves that rung to the provers' turn with a full
+            // share. The private-key rung is not tried here: its analysis is unbounded, and
+            // a check timing out in the small share would make the provers' turn redo it.
             let budget = run_share(deadline, started, QUICK_LADDER_SHARE);
-            match prove_stage(|| crate::prove::run::prove_ladder(prog, &sharing, &budget)) {
+            let quick = 0..crate::prove::run::QUICK_RUNGS;
+            match prove_stage(|| crate::prove::run::prove_ladder(prog, &sharing, &budget, quick))
+            {
                 Ok(p) => {
                     let by = proved(&mut outcome, &times, p);
                     return Ok((bound, outcome, Some(by)));
                 }
-                Err(timed_out) => ladder_rejected = !timed_out,
+                Err(next) => ladder_from = next,
             }
         }
         let early = trial_ended
@@ -535,11 +540,12 @@ fn deepen(
             } else {
                 PROVE_SHARE
             };
-            if !ladder_rejected {
+            if ladder_from < crate::prove::run::LADDER_RUNGS {
                 let budget = run_share(deadline, started, share);
-                if let Ok(p) =
-                    prove_stage(|| crate::prove::run::prove_ladder(prog, &sharing, &budget))
-                {
+                let rungs = ladder_from..crate::prove::run::LADDER_RUNGS;
+                if let Ok(p) = prove_stage(|| {
+                    crate::prove::run::prove_ladder(prog, &sharing, &budget, rungs)
+                }) {
                     let by = proved(&mut outcome, &times, p);
                     return Ok((bound, outcome, Some(by)));
                 }
@@ -567,15 +573,15 @@ fn deepen(
     }
 }
 
-/// A prover stage inside `--unwind auto`: its proof, else whether it ended by its time (a
-/// panic counts as a rejection: the stage is not tried again).
+/// A prover stage inside `--unwind auto`: its proof, else the ladder's rung a later attempt
+/// starts from (a panic counts as a rejection of everything: the stage is not tried again).
 fn prove_stage(
     stage: impl FnOnce() -> Result<Proof, crate::prove::run::NoProof>,
-) -> Result<Proof, bool> {
+) -> Result<Proof, usize> {
     match std::panic::catch_unwind(AssertUnwindSafe(stage)) {
         Ok(Ok(p)) => Ok(p),
-        Ok(Err(no)) => Err(no.timed_out),
-        Err(_) => Err(false),
+        Ok(Err(no)) => Err(no.next_rung),
+        Err(_) => Err(crate::prove::run::LADDER_RUNGS),
     }
 }
 

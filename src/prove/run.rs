@@ -39,7 +39,19 @@ pub struct NoProof {
     /// prove the program); otherwise every rung gave up or was rejected, and running the
     /// stage again gives the same answer.
     pub timed_out: bool,
+    /// The ladder's rung a later attempt should start from: the rung that timed out, or the
+    /// one after the last rejected; [`LADDER_RUNGS`] when nothing is left to try (templates
+    /// or the plain analysis gave up, which no finer rung mends).
+    pub next_rung: usize,
 }
+
+/// How many rungs the first stage has.
+pub const LADDER_RUNGS: usize = LADDER.len();
+
+/// The rungs cheap enough to try before bound 2 (`pipeline::deepen`): the plain and the
+/// phased analysis. The private-key analysis is left out: it runs unbounded before its check,
+/// and a trial whose check then times out would pay for it twice.
+pub const QUICK_RUNGS: usize = 2;
 
 /// One analysis of the ladder.
 type Analysis = fn(&mut Templates) -> Result<Certificate, GiveUp>;
@@ -59,7 +71,7 @@ pub fn prove(
     timeout: Option<Duration>,
 ) -> Result<Proof, String> {
     let budget = Budget::wall(timeout);
-    let first = match prove_ladder(prog, sharing, &budget) {
+    let first = match prove_ladder(prog, sharing, &budget, 0..LADDER_RUNGS) {
         Ok(p) => return Ok(p),
         Err(e) if e.timed_out || budget.spent() => return Err(e.reason),
         Err(e) => e.reason,
@@ -67,23 +79,33 @@ pub fn prove(
     prove_counting(prog, sharing, &budget).map_err(|_| first)
 }
 
-/// The ladder's plain, phased and private-key rungs within `budget`: each rung gets what is
-/// left of it, and a rung whose check times out ends the stage.
-pub fn prove_ladder(prog: &Program, sharing: &Sharing, budget: &Budget) -> Result<Proof, NoProof> {
+/// The ladder's rungs `rungs` (of the plain, phased and private-key ones) within `budget`:
+/// each rung gets what is left of it, and a rung whose check times out ends the stage. Every
+/// rung is deterministic, so a rung rejected once needs no second try, and a later attempt
+/// may start at [`NoProof::next_rung`].
+pub fn prove_ladder(
+    prog: &Program,
+    sharing: &Sharing,
+    budget: &Budget,
+    rungs: std::ops::Range<usize>,
+) -> Result<Proof, NoProof> {
     let base = templates::build(prog, sharing).map_err(|g| NoProof {
         reason: g.to_string(),
         timed_out: false,
+        next_rung: LADDER_RUNGS,
     })?;
+    let end = rungs.end.min(LADDER_RUNGS);
     let mut first: Option<String> = None;
-    for (n, analysis) in LADDER.iter().enumerate() {
-        if n > 0 && budget.spent() {
+    for n in rungs.start..end {
+        if n > rungs.start && budget.spent() {
             return Err(NoProof {
                 reason: first.unwrap_or_else(|| "timeout".into()),
                 timed_out: true,
+                next_rung: n,
             });
         }
         let mut ts = base.clone();
-        let cert = match analysis(&mut ts) {
+        let cert = match LADDER[n](&mut ts) {
             Ok(c) => c,
             // The first analysis's reason is the answer; a later one that finds nothing
             // (no phase sites, say) leaves the ladder's next rung to try.
@@ -91,6 +113,7 @@ pub fn prove_ladder(prog: &Program, sharing: &Sharing, budget: &Budget) -> Resul
                 return Err(NoProof {
                     reason: g.to_string(),
                     timed_out: false,
+                    next_rung: LADDER_RUNGS,
                 })
             }
             Err(_) => continue,
@@ -104,6 +127,7 @@ pub fn prove_ladder(prog: &Program, sharing: &Sharing, budget: &Budget) -> Resul
                     return Err(NoProof {
                         reason: first.unwrap_or_default(),
                         timed_out: true,
+                        next_rung: n,
                     });
                 }
             }
@@ -112,6 +136,7 @@ pub fn prove_ladder(prog: &Program, sharing: &Sharing, budget: &Budget) -> Resul
     Err(NoProof {
         reason: first.unwrap_or_else(|| "no certificate".into()),
         timed_out: false,
+        next_rung: end,
     })
 }
 
@@ -125,6 +150,7 @@ pub fn prove_counting(
     let no = |reason: String| NoProof {
         reason,
         timed_out: budget.spent(),
+        next_rung: LADDER_RUNGS,
     };
     let mut ts = templates::build(prog, sharing).map_err(|g| no(g.to_string()))?;
     let cert = analyze::counters::analyze_counting_within(&mut ts, budget)
