@@ -88,6 +88,7 @@ pub fn verify(
                 all: false,
                 count_classes: false,
                 causal_maps: opts.causal_maps,
+                symbolic_inputs: opts.property != crate::svcomp::Property::NoOverflow,
             },
         );
         return report.findings.outcome(&bounds);

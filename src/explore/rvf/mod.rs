@@ -121,6 +121,7 @@
 pub mod causal;
 pub mod closure;
 pub mod event;
+pub mod inputs;
 pub mod settled;
 pub mod verify_sc;
 
@@ -129,6 +130,7 @@ use std::hash::{Hash, Hasher};
 use std::time::Instant;
 
 use super::classes;
+use super::concolic::Handle;
 use super::findings::{out_of_budget, unenumerable, Budget, Findings};
 use super::interp::{Bounds, Machine, RunEnd, Value};
 use super::sched::Step;
@@ -149,6 +151,11 @@ pub struct Options {
     pub count_classes: bool,
     /// Use causal maps (off: for measurements and the tests that show what they cut).
     pub causal_maps: bool,
+    /// Keep nondet inputs of more than two values symbolic and explore the input classes
+    /// one exploration each (`inputs`); off, such an input gives UNKNOWN (the explorer
+    /// enumerates two-valued inputs only). Off under no-overflow, whose overflow tests the
+    /// symbolic shadow does not record as decisions.
+    pub symbolic_inputs: bool,
 }
 
 /// The result.
@@ -174,14 +181,30 @@ type Explored = (Vec<Vec<Ev>>, CausalMap);
 /// Witnesses enumerated per leaf at most when counting classes.
 const CLASS_STATES: u64 = 200_000;
 
-/// Explores `prog` within the bounds.
+/// Explores `prog` within the bounds: over every input class with symbolic inputs
+/// (`inputs::explore`), else once with the inputs enumerated.
 pub fn explore(prog: &Program, opts: &Options) -> Report {
+    if opts.symbolic_inputs {
+        inputs::explore(prog, opts)
+    } else {
+        explore_under(prog, opts, None)
+    }
+}
+
+/// Explores `prog` within the bounds once: with the inputs of `conc` when given (the
+/// machines run concolically on its symbolic state), else with the inputs enumerated.
+pub(crate) fn explore_under(prog: &Program, opts: &Options, conc: Option<Handle>) -> Report {
     let start = Instant::now();
     let mut f = Findings::default();
     let mut classes_seen: Option<BTreeSet<classes::RvfClass>> =
         opts.count_classes.then(BTreeSet::new);
     let root = match Machine::with_bounds(prog, Some(opts.bounds.clone())) {
-        Ok(m) => m,
+        Ok(mut m) => {
+            if let Some(h) = conc {
+                m.attach_concolic(h);
+            }
+            m
+        }
         Err(e) => {
             f.give_up(UnknownReason::unsupported(format!(
                 "the program cannot start ({e:?})"
