@@ -621,8 +621,9 @@ fn an_atomic_section_cut_short_at_a_node_is_searched_whole() {
 
 /// Symbolic inputs (`rvf::inputs`): the whole space of each twin, every input class, with
 /// the explored executions and the input classes (explorations) counted. In the `read or
-/// initial` twins the read of the stored input and the read of the initial value have the
-/// same bits under the first inputs (all 0) and are told apart by the input's term; in the
+/// initial` twins the read of the stored input and the reads of the constants have the
+/// same bits under the first inputs (all 0) and are told apart by the input's term (with
+/// the terms stripped from the observations, the FALSE twin is answered TRUE); in the
 /// `two inputs, one cell` twins both stores write the initial bytes under the first inputs,
 /// which the closure and greedy rule 1b must not compare. The input classes: in range or
 /// not for each input (an assumption of both bounds is one condition), and in the FALSE

@@ -6,12 +6,13 @@
 extern int __VERIFIER_nondet_int(void);
 extern void __VERIFIER_assume(int);
 
-int g;
+int g, h;
 
 void *w(void *arg) {
   int x = __VERIFIER_nondet_int();
   __VERIFIER_assume(x >= 0 && x < 5);
   g = x;
+  g = 0;
   return 0;
 }
 
@@ -19,6 +20,7 @@ int main(void) {
   pthread_t t;
   pthread_create(&t, 0, w, 0);
   int r = g;
+  h = 1;
   assert(r != 5);
   pthread_join(t, 0);
   return 0;
