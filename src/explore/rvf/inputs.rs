@@ -60,7 +60,13 @@
 //! An exploration covers a whole input class, not one input: the classes are as many as
 //! the distinct decision sequences of the explorations, which grows with the product of the
 //! threads' input paths (an exploration decides every thread's conditions); the budget's
-//! deadline and execution count are shared by all of them.
+//! deadline and execution count are shared by all of them. Measured on a generated program
+//! with three workers (`yogar-bench explore-gen`, seed 3): 96 classes, as many as the input
+//! classes dpor's concolic tree reaches, and 354 explored executions against dpor's 318, so
+//! splitting inside the exploration (decisions as observations of the events, the search
+//! of a node's candidates re-run under solved inputs) would explore about as many
+//! (schedule, input path) pairs; the cost there is VerifySC's per instance (2.3 million
+//! witness-search steps, 32 s against dpor's 1 s).
 
 use std::cell::RefCell;
 use std::collections::HashMap;

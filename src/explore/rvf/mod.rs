@@ -112,6 +112,13 @@
 //! off the maps stay empty and the memo alone makes each instance explored once (the
 //! previous exploration, kept for comparison).
 //!
+//! # Symbolic inputs
+//!
+//! A nondet input of more than two values stays symbolic (`inputs`): one exploration per
+//! input class, the classes found by solving the decisions a whole exploration makes, and
+//! observations compared with their terms, so that an exploration depends on its inputs
+//! only through those decisions (the argument is in `inputs`).
+//!
 //! # Why a FALSE is real
 //!
 //! Every state the exploration and VerifySC reach is made by running the interpreter; a
