@@ -4,6 +4,7 @@
 //! `solver_glue` (crate) → `engine`. [`verify`] (in `pipeline`) runs that whole way for one
 //! task; the `cli` module is the thin layer the binary calls.
 
+pub mod budget;
 pub mod cli;
 pub mod engine;
 pub mod exit;

@@ -10,10 +10,12 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::budget::Budget;
 use crate::engine::{self, Engine, EngineOptions, EngineStats};
 use crate::exit;
 use crate::frontend::{self, LoadError};
 use crate::ir::{DataModel, Program};
+use crate::prove::run::Proof;
 use crate::sharing::Sharing;
 use crate::status::{Phase, Status};
 use crate::svcomp::{Property, Request};
@@ -331,61 +333,41 @@ pub const AUTO_MAX_RESIDENT: u64 = 1 << 30;
 /// and the prover about 30 s.
 pub const PROVE_EARLY_SHARE: (u32, u32) = (2, 3);
 
+/// The share of what is left of the run's limit that the ladder's cheap rungs get once
+/// before bound 2 (see `deepen`): 3 s of a 60 s run. Their rejection is usually a matter of
+/// milliseconds; a proof found there spares bounds that can take most of the run.
+pub const QUICK_LADDER_SHARE: (u32, u32) = (1, 20);
+
 /// The prover's share when it is tried after [`PROVE_AFTER_BOUND`], the bounds so far quick.
 pub const PROVE_SHARE: (u32, u32) = (1, 2);
 
 /// The stateful search's share of what is left after the prover (it runs after it).
 pub const STATEFUL_SHARE: (u32, u32) = (1, 3);
 
-/// The wall-clock time one prover inside `--unwind auto` may take: `share` of what is left of
-/// the run's limit. The limit is `--timeout` (wall-clock), else the CPU-time limit the process
-/// runs under (`RLIMIT_CPU`, as the regression runner and BenchExec set it; the CPU time used
-/// so far counts against it), else [`NOMINAL_TIME_WITHOUT_LIMIT`]. A CPU-time share becomes a
-/// wall-clock timeout at the rate this process got the CPU so far ([`wall_per_cpu`]): the
-/// provers' deadlines are wall-clock, and on a loaded machine a second of CPU takes several.
-fn prover_share(deadline: Option<Instant>, started: Instant, share: (u32, u32)) -> Duration {
-    let part = |d: Duration| d * share.0 / share.1;
+/// What is left of the run's time: until `deadline` (`--timeout`), else the CPU time left
+/// under `RLIMIT_CPU` (as the regression runner and BenchExec set it), counted as CPU time
+/// ([`Budget`]: on a loaded machine a second of CPU takes several of wall-clock time), else
+/// no limit (whose shares are taken of [`NOMINAL_TIME_WITHOUT_LIMIT`]).
+fn run_budget(deadline: Option<Instant>, started: Instant) -> Budget {
     if let Some(d) = deadline {
-        return part(d.saturating_duration_since(Instant::now()));
+        return Budget::wall(Some(d.saturating_duration_since(Instant::now())));
     }
-    match cpu_time_left() {
-        Some(left) => part(left).mul_f64(wall_per_cpu(started)),
-        None => part(NOMINAL_TIME_WITHOUT_LIMIT),
+    match crate::budget::cpu_time_left() {
+        Some(left) => Budget::cpu(left, started),
+        None => Budget::unlimited(),
     }
 }
 
-/// Wall-clock seconds per CPU second this process has had since `started` (at least 1, at
-/// most 8; 1 before it has used a measurable amount of CPU).
-fn wall_per_cpu(started: Instant) -> f64 {
-    let cpu = crate::explore::stateful::cpu_time().as_secs_f64();
-    let wall = started.elapsed().as_secs_f64();
-    if cpu < 0.05 {
-        return 1.0;
-    }
-    (wall / cpu).clamp(1.0, 8.0)
+/// `share` of what is left of the run's time (see [`run_budget`]).
+fn run_share(deadline: Option<Instant>, started: Instant, share: (u32, u32)) -> Budget {
+    run_budget(deadline, started).share(share, NOMINAL_TIME_WITHOUT_LIMIT)
 }
 
-/// CPU time left under the soft `RLIMIT_CPU`, when one is set.
-fn cpu_time_left() -> Option<Duration> {
-    let mut lim = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit writes the struct we pass and touches no other memory.
-    if unsafe { libc::getrlimit(libc::RLIMIT_CPU, &mut lim) } != 0
-        || lim.rlim_cur == libc::RLIM_INFINITY
-    {
-        return None;
-    }
-    // SAFETY: an all-zero rusage is a valid value for getrusage to fill in.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: getrusage writes the struct we pass and touches no other memory.
-    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
-        return None;
-    }
-    let used = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
-    let spent = used(usage.ru_utime) + used(usage.ru_stime);
-    Some(Duration::from_secs(lim.rlim_cur).saturating_sub(spent))
+/// The wall-clock time `share` of what is left of the run's time takes now.
+fn prover_share(deadline: Option<Instant>, started: Instant, share: (u32, u32)) -> Duration {
+    run_share(deadline, started, share)
+        .left()
+        .unwrap_or(Duration::ZERO)
 }
 
 /// The stateful search inside `--unwind auto`, with a prover's share of the time and a state
@@ -438,6 +420,9 @@ fn deepen(
     let sharing = Sharing::analyse_with(prog, *property == Property::NoDataRace);
     times.symex_time += start.elapsed();
     let mut provers_tried = false;
+    // The ladder's first rung still to try: the rungs rejected before bound 2 are not tried
+    // again (each is deterministic).
+    let mut ladder_from = 0;
     loop {
         let mut opts = engine_options(options, bound);
         opts.property = property.clone();
@@ -504,46 +489,65 @@ fn deepen(
             return Ok((bound, outcome, None));
         }
         // The prover proves unreach-call only.
+        let proving = options.unwind == Unwind::Auto && *property == Property::UnreachCall;
+        let proved = |outcome: &mut engine::Outcome, times: &EngineStats, p: Proof| {
+            let counts = outcome.stats.clone();
+            outcome.verdict = Verdict::True { complete: true };
+            outcome.stats = EngineStats {
+                symex_time: times.symex_time,
+                encode_time: times.encode_time,
+                sat_time: times.sat_time,
+                graph_time: times.graph_time,
+                exact_time: times.exact_time,
+                ..counts
+            };
+            let invs = crate::prove::witness::invariants(&p);
+            (p.method, invs)
+        };
+        if bound == 1 && proving && ladder_from == 0 {
+            // The cheap rungs (plain and phased) once before bound 2, in a small share: a
+            // bound can take most of the run (43_NetBSD_sysmon_power_sliced needs 34 s at
+            // bound 2, its proof 1.1 s). A rejected rung is not tried again (the ladder is
+            // deterministic); a timeout leaves that rung to the provers' turn with a full
+            // share. The private-key rung is not tried here: its analysis is unbounded, and
+            // a check timing out in the small share would make the provers' turn redo it.
+            let budget = run_share(deadline, started, QUICK_LADDER_SHARE);
+            let quick = 0..crate::prove::run::QUICK_RUNGS;
+            match prove_stage(|| crate::prove::run::prove_ladder(prog, &sharing, &budget, quick)) {
+                Ok(p) => {
+                    let by = proved(&mut outcome, &times, p);
+                    return Ok((bound, outcome, Some(by)));
+                }
+                Err(next) => ladder_from = next,
+            }
+        }
         let early = trial_ended
             || (bound < PROVE_AFTER_BOUND && bound_started.elapsed() > PROVE_EARLY_AFTER);
         let prove_now = bound == PROVE_AFTER_BOUND || early;
-        if prove_now
-            && !provers_tried
-            && options.unwind == Unwind::Auto
-            && *property == Property::UnreachCall
-        {
+        if prove_now && !provers_tried && proving {
             provers_tried = true;
             // The bound keeps growing without closing: the provers, once each, each with a
             // share of the time left (a failing attempt must not starve bounded checking,
-            // which goes on after them): the thread-modular prover half of it, two thirds
-            // when deepening is already costly, then the stateful search a third of the
-            // rest. A TRUE comes only from a checked certificate; the stateful search's
-            // FALSE is an exact counterexample.
+            // which goes on after them), cheap ones first: the ladder's rungs (half of it,
+            // two thirds when deepening is already costly; unless they were rejected
+            // before bound 2), the stateful search a third of what is left then, and last
+            // the counting rung, whose Houdini search can use up any share, the ladder's
+            // share of what is left then. A TRUE comes only from a checked certificate;
+            // the stateful search's FALSE is an exact counterexample.
             let share = if early {
                 PROVE_EARLY_SHARE
             } else {
                 PROVE_SHARE
             };
-            let proof = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                crate::prove::run::prove(
-                    prog,
-                    &sharing,
-                    Some(prover_share(deadline, started, share)),
-                )
-            }));
-            if let Ok(Ok(p)) = proof {
-                let counts = outcome.stats.clone();
-                outcome.verdict = Verdict::True { complete: true };
-                outcome.stats = EngineStats {
-                    symex_time: times.symex_time,
-                    encode_time: times.encode_time,
-                    sat_time: times.sat_time,
-                    graph_time: times.graph_time,
-                    exact_time: times.exact_time,
-                    ..counts
-                };
-                let invs = crate::prove::witness::invariants(&p);
-                return Ok((bound, outcome, Some((p.method, invs))));
+            if ladder_from < crate::prove::run::LADDER_RUNGS {
+                let budget = run_share(deadline, started, share);
+                let rungs = ladder_from..crate::prove::run::LADDER_RUNGS;
+                if let Ok(p) =
+                    prove_stage(|| crate::prove::run::prove_ladder(prog, &sharing, &budget, rungs))
+                {
+                    let by = proved(&mut outcome, &times, p);
+                    return Ok((bound, outcome, Some(by)));
+                }
             }
             if let Some(found) = stateful_in_auto(prog, options, deadline, started) {
                 let mut found = found;
@@ -552,12 +556,31 @@ fn deepen(
                 found.stats.sat_time = times.sat_time;
                 return Ok((bound, found, None));
             }
+            let budget = run_share(deadline, started, share);
+            if let Ok(p) =
+                prove_stage(|| crate::prove::run::prove_counting(prog, &sharing, &budget))
+            {
+                let by = proved(&mut outcome, &times, p);
+                return Ok((bound, outcome, Some(by)));
+            }
         }
         if trial_ended {
             // The trial of this bound ran out of its share: again, with all the time left.
             continue;
         }
         bound = next_bound(bound);
+    }
+}
+
+/// A prover stage inside `--unwind auto`: its proof, else the ladder's rung a later attempt
+/// starts from (a panic counts as a rejection of everything: the stage is not tried again).
+fn prove_stage(
+    stage: impl FnOnce() -> Result<Proof, crate::prove::run::NoProof>,
+) -> Result<Proof, usize> {
+    match std::panic::catch_unwind(AssertUnwindSafe(stage)) {
+        Ok(Ok(p)) => Ok(p),
+        Ok(Err(no)) => Err(no.next_rung),
+        Err(_) => Err(crate::prove::run::LADDER_RUNGS),
     }
 }
 

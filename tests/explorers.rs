@@ -317,6 +317,114 @@ fn input_dependent_index_covers_each_feasible_cell_once() {
     assert_eq!(r.findings.stats.input_classes, 3, "{:?}", r.findings.stats);
 }
 
+/// Input-dependent pointer offsets and sizes are pinned to each feasible value (`interp::pin`):
+/// pointer arithmetic `a + i` and `p - 1` on it, a pointer chosen by a condition on an input,
+/// an allocation of an input-dependent size, a struct cell reached as `(p + i)->b`. Both
+/// schedule explorers decide the twins, and each FALSE one needs one value of the input.
+#[test]
+fn input_dependent_pointers_and_sizes_split_on_their_values() {
+    for (t, f) in [
+        ("ptr_input_offset_true.c", "ptr_input_offset_false.c"),
+        ("ptr_input_choice_true.c", "ptr_input_choice_false.c"),
+        ("malloc_input_size_true.c", "malloc_input_size_false.c"),
+        ("ptr_input_struct_true.c", "ptr_input_struct_false.c"),
+    ] {
+        assert_schedule_explorers_agree(&load(f), Some(&load(t)));
+    }
+}
+
+/// The verdict of both schedule explorers on a C source at unwind 2.
+fn source_verdicts(src: &str) -> Vec<Verdict> {
+    let prog = frontend::load_source(src, DataModel::Lp64).expect("program lowers");
+    SCHEDULE_EXPLORERS
+        .iter()
+        .map(|e| verdict(&prog, *e))
+        .collect()
+}
+
+/// The input classes of the concolic search over a C source.
+fn source_input_classes(src: &str) -> u64 {
+    let prog = frontend::load_source(src, DataModel::Lp64).expect("program lowers");
+    let r = concolic_all(&prog, false);
+    assert!(r.findings.violation.is_none() && r.findings.incomplete.is_none());
+    r.findings.stats.input_classes
+}
+
+/// Each feasible pointer offset or size is one branch, no more: an offset over two cells of
+/// eight gives 2 + 1 input paths (the assumption failing is one), whatever the decisions
+/// that locate it; an allocation of n ints for n in 1..4 gives 4 + 1, a memset of n bytes
+/// for n in 0..8 gives 9 + 1.
+#[test]
+fn input_dependent_pointer_offsets_and_sizes_cover_each_value_once() {
+    let offset = "#include <assert.h>
+         extern int __VERIFIER_nondet_int(void);
+         extern void __VERIFIER_assume(int);
+         int a[8];
+         int main(void) {
+           int x = __VERIFIER_nondet_int();
+           __VERIFIER_assume(x == 1 || x == 6);
+           int *p = a + x;
+           *p = 1;
+           assert(a[1] + a[6] == 1);
+           return 0;
+         }";
+    assert_eq!(source_input_classes(offset), 3);
+    assert_eq!(
+        source_input_classes(&load_text("malloc_input_size_true.c")),
+        5
+    );
+    let memset = "#include <assert.h>
+         #include <string.h>
+         extern int __VERIFIER_nondet_int(void);
+         extern void __VERIFIER_assume(int);
+         char a[8];
+         int main(void) {
+           int n = __VERIFIER_nondet_int();
+           __VERIFIER_assume(n >= 0 && n <= 8);
+           memset(a, 1, n);
+           assert(a[7] == 0 || n == 8);
+           return 0;
+         }";
+    assert_eq!(source_input_classes(memset), 10);
+    for v in source_verdicts(memset) {
+        assert!(matches!(v, Verdict::True { .. }), "{v:?}");
+    }
+    for v in source_verdicts(&memset.replace("n == 8", "n == 7")) {
+        assert!(matches!(v, Verdict::False { .. }), "{v:?}");
+    }
+}
+
+/// A pointer offset that can leave its object ends that branch as unsupported (pinning
+/// every offset out there would enumerate the input's values): UNKNOWN, not TRUE, although
+/// the access through it is guarded.
+#[test]
+fn input_dependent_pointer_outside_its_object_is_unknown() {
+    let src = "#include <assert.h>
+         extern int __VERIFIER_nondet_int(void);
+         int a[4];
+         int main(void) {
+           int x = __VERIFIER_nondet_int();
+           int *p = a + x;
+           if (x >= 0 && x < 4)
+             *p = 1;
+           assert(a[0] + a[1] + a[2] + a[3] <= 1);
+           return 0;
+         }";
+    for v in source_verdicts(src) {
+        let Verdict::Unknown(why) = &v else {
+            panic!("{v:?}")
+        };
+        assert!(format!("{why:?}").contains("outside its object"), "{why:?}");
+    }
+}
+
+fn load_text(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/programs")
+        .join(name);
+    std::fs::read_to_string(path).expect("test program exists")
+}
+
 /// An index that can leave its array is a branch of its own, which traps as a constant
 /// out-of-bounds index does: not TRUE.
 #[test]

@@ -216,18 +216,26 @@ pub fn encode_links_with(
         let rd = &eq.events[r];
         table.reads.push(r);
         let mut links = Vec::with_capacity(cands.len());
+        let mut shared = SharedValues::of(eq, &cands);
+        // The same bit pairs are left to the theory with and without a shared value: the
+        // literals made do not depend on where the equalities go (the clause check replays
+        // ζ in clause mode and needs the engine's numbering).
+        let skip = |rb: Lit, wb: Lit| in_theory && theory_bit(rb, wb, tru) > 0;
         for w in cands {
             let wd = &eq.events[w];
             let s = enc.new_lit();
             enc.assert_implies(s, rd.guard);
             enc.assert_implies(s, wd.guard);
-            for (&rb, &wb) in rd.value.bits().iter().zip(wd.value.bits()) {
-                if in_theory && theory_bit(rb, wb, tru) > 0 {
-                    continue;
+            if let Some((a, fresh)) = shared.literal(wd.value.bits(), enc) {
+                // `s ⇒ a`, and `a ⇒ value(r) = value(w)` once per value (see `SharedValues`).
+                enc.assert_implies(s, a);
+                if fresh {
+                    equal_bits(enc, a, rd.value.bits(), wd.value.bits(), &skip);
                 }
-                enc.add_clause(&[!s, !rb, wb]);
-                enc.add_clause(&[!s, rb, !wb]);
+                links.push(Link { write: w, lit: s });
+                continue;
             }
+            equal_bits(enc, s, rd.value.bits(), wd.value.bits(), &skip);
             links.push(Link { write: w, lit: s });
         }
         let mut some: Vec<Lit> = vec![!rd.guard];
@@ -239,4 +247,67 @@ pub fn encode_links_with(
     }
     table.size = enc.counters() - before;
     Ok(table)
+}
+
+/// Adds `s ⇒ rb = wb` for every bit pair of `read` and `write` that `skip` does not leave out.
+fn equal_bits(
+    enc: &mut Encoder,
+    s: Lit,
+    read: &[Lit],
+    write: &[Lit],
+    skip: &dyn Fn(Lit, Lit) -> bool,
+) {
+    for (&rb, &wb) in read.iter().zip(write) {
+        if skip(rb, wb) {
+            continue;
+        }
+        enc.add_clause(&[!s, !rb, wb]);
+        enc.add_clause(&[!s, rb, !wb]);
+    }
+}
+
+/// The values that two or more candidate writes of one read write (the same bit literals,
+/// e.g. the constant 0 of `location[i] = NULL` under each index a symbolic `i` may take), each
+/// with one literal `a` made when first needed: every link `s` to such a write gets `s ⇒ a`
+/// and the value equality is added once, as `a ⇒ value(r) = value`.
+///
+/// Sound and complete: the clauses imply the original `s ⇒ value(r) = value(w)` (through `a`),
+/// so every model of the new clauses satisfies the old ones; and every model of the old
+/// clauses extends to the new ones by `a := ∨ s` over the links of that value (if one holds,
+/// the read has that value). `a` occurs in no other clause, so the models agree on every other
+/// variable: the verdicts, traces and theory clauses are the same. For elimination_backoff_stack
+/// (43 of the 57 writes of each `location` cell write 0) this halves ζ.
+struct SharedValues {
+    by_value: hashbrown::HashMap<Vec<Lit>, Option<Lit>>,
+}
+
+impl SharedValues {
+    /// The values written by at least two of `cands`.
+    fn of(eq: &Equation, cands: &[Event]) -> SharedValues {
+        let mut count: hashbrown::HashMap<&[Lit], u32> = hashbrown::HashMap::new();
+        for &w in cands {
+            *count.entry(eq.events[w].value.bits()).or_default() += 1;
+        }
+        SharedValues {
+            by_value: count
+                .into_iter()
+                .filter(|&(_, n)| n >= 2)
+                .map(|(bits, _)| (bits.to_vec(), None))
+                .collect(),
+        }
+    }
+
+    /// The literal of value `bits` and whether it was just made (its equality still to be
+    /// added), or `None` when no other candidate writes it.
+    fn literal(&mut self, bits: &[Lit], enc: &mut Encoder) -> Option<(Lit, bool)> {
+        let slot = self.by_value.get_mut(bits)?;
+        match *slot {
+            Some(a) => Some((a, false)),
+            None => {
+                let a = enc.new_lit();
+                *slot = Some(a);
+                Some((a, true))
+            }
+        }
+    }
 }

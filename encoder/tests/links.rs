@@ -253,3 +253,67 @@ fn malformed_atomic_blocks_and_init_events_are_rejected() {
     let r = access(&mut bad_init, &mut enc, init, x, AccessKind::Read, t);
     assert_eq!(bad_init.validate(), Err(EquationError::BadInitEvent(r)));
 }
+
+/// Candidate writes of one value share one value equality (`SharedValues` in `links`): every
+/// link can still be chosen, the read then has exactly its write's value, a shared-value link
+/// cannot hold with another value, and the shared equality makes fewer clauses than one
+/// equality per link.
+#[test]
+fn writes_of_one_value_share_their_equality() {
+    let build = |values: &[u64]| {
+        let mut s = common::solver();
+        let mut enc = Encoder::new(&mut *s);
+        let t = enc.tru();
+        let mut eq = Equation::new(t);
+        let x = eq.add_location("x");
+        eq.add_init_write(x, enc.bv_const(8, 0));
+        let main = eq.add_thread();
+        for &k in values {
+            let th = eq.add_thread();
+            eq.add_create(main, th, t, None);
+            let value = enc.bv_const(8, k);
+            eq.add_event(EventData {
+                thread: th,
+                location: x,
+                kind: AccessKind::Write,
+                guard: t,
+                value,
+                atomic: None,
+                source: None,
+            });
+        }
+        let value = enc.bv_fresh(8);
+        let r = eq.add_event(EventData {
+            thread: main,
+            location: x,
+            kind: AccessKind::Read,
+            guard: t,
+            value,
+            atomic: None,
+            source: None,
+        });
+        let po = ProgramOrder::unconditional(&eq).unwrap();
+        let links = encode_links(&eq, &po, &mut enc).unwrap();
+        let mut chosen = Vec::new();
+        for l in links.candidates(r) {
+            assert_eq!(enc.solver().solve(&[l.lit]), SolveResult::Sat);
+            let got = enc.bv_value_u64(&eq.events[r].value);
+            assert_eq!(got, enc.bv_value_u64(&eq.events[l.write].value));
+            // No other value with this link.
+            let other = enc.bv_const(8, got ^ 1);
+            let same = enc.bv_eq(&eq.events[r].value, &other);
+            assert_eq!(enc.solver().solve(&[l.lit, same]), SolveResult::Unsat);
+            chosen.push(got);
+        }
+        chosen.sort_unstable();
+        (chosen, links.size().clauses)
+    };
+    let (shared, shared_clauses) = build(&[5, 5, 5, 2]);
+    assert_eq!(shared, vec![0, 2, 5, 5, 5]);
+    let (distinct, distinct_clauses) = build(&[5, 6, 7, 2]);
+    assert_eq!(distinct, vec![0, 2, 5, 6, 7]);
+    assert!(
+        shared_clauses < distinct_clauses,
+        "{shared_clauses} clauses with a shared value, {distinct_clauses} without"
+    );
+}

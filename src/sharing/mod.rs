@@ -65,6 +65,8 @@ pub struct Sharing {
     made_late: BTreeSet<AbsObj>,
     /// Whether a `free` counts as an access of the object it frees ([`Sharing::analyse_with`]).
     frees_access: bool,
+    /// Objects the code of a role other than `main` may write (see [`Sharing::only_main_writes`]).
+    thread_written: BTreeSet<AbsObj>,
 }
 
 impl Sharing {
@@ -108,6 +110,23 @@ impl Sharing {
         self.made_late.contains(&o)
     }
 
+    /// Whether no thread but the one instance of `main` may write `o` (nor make instances of
+    /// it): the code of every other role (each function it may run, through calls direct or
+    /// through pointers) writes no place, parameter, declared local, `memset`/`memcpy`
+    /// destination, join result, allocation or freed object the points-to sets let designate
+    /// `o`. Over-approximate like the rest of the pass: an object written through a pointer the
+    /// pass cannot resolve is an invalid access symbolic execution reports (unsupported), not
+    /// a write this misses. Symbolic execution uses it to read such a cell in a thread `main`
+    /// created by the value `main` left in it ([`crate::symex`]'s `main_value`).
+    pub fn only_main_writes(&self, o: AbsObj) -> bool {
+        let main_once = self
+            .roles
+            .roles
+            .first()
+            .is_some_and(|r| r.instances == Count::ONE);
+        main_once && !self.thread_written.contains(&o) && !self.made_late.contains(&o)
+    }
+
     /// The objects `e` may point to.
     pub fn pointees(&self, prog: &Program, e: &Expr) -> ObjSet {
         self.points_to.expr(prog, e)
@@ -118,6 +137,7 @@ impl Sharing {
         let mut accessors: BTreeMap<AbsObj, BTreeSet<usize>> = BTreeMap::new();
         let mut mutexes: BTreeSet<AbsObj> = BTreeSet::new();
         let mut makers: BTreeMap<AbsObj, BTreeSet<usize>> = BTreeMap::new();
+        let mut thread_written: BTreeSet<AbsObj> = BTreeSet::new();
         for (r, role) in self.roles.roles.iter().enumerate() {
             for &f in &role.code {
                 let Some(body) = &prog.funcs[f].body else {
@@ -129,12 +149,17 @@ impl Sharing {
                     objects: BTreeSet::new(),
                     mutexes: BTreeSet::new(),
                     made: BTreeSet::new(),
+                    written: BTreeSet::new(),
                 };
                 for p in &prog.funcs[f].params {
                     acc.var(*p);
+                    acc.write_var(*p);
                 }
                 for ins in body.instrs.values() {
                     acc.instr(&ins.kind);
+                }
+                if r != 0 {
+                    thread_written.extend(acc.written);
                 }
                 for o in acc.objects {
                     accessors.entry(o).or_default().insert(r);
@@ -154,6 +179,7 @@ impl Sharing {
                 objects: BTreeSet::new(),
                 mutexes: BTreeSet::new(),
                 made: BTreeSet::new(),
+                written: BTreeSet::new(),
             };
             for ins in body.instrs.values() {
                 acc.instr(&ins.kind);
@@ -231,6 +257,7 @@ impl Sharing {
             .copied()
             .collect();
         self.shared = shared;
+        self.thread_written = thread_written;
     }
 }
 
@@ -242,6 +269,8 @@ struct Accesses<'a> {
     mutexes: BTreeSet<AbsObj>,
     /// Per-instance objects it makes.
     made: BTreeSet<AbsObj>,
+    /// Objects it may write (or make, or free).
+    written: BTreeSet<AbsObj>,
 }
 
 impl Accesses<'_> {
@@ -252,6 +281,53 @@ impl Accesses<'_> {
             if !o.is_single() {
                 self.made.insert(o);
             }
+        }
+    }
+
+    /// A write of variable `v` (its object, when it lives in memory).
+    fn write_var(&mut self, v: VarId) {
+        if self.prog.vars[v].in_memory() {
+            self.written.insert(var_object(self.prog, v));
+        }
+    }
+
+    /// The objects a write of place `p` may change.
+    fn write_place(&mut self, p: &Place) {
+        let objs = self.sharing.points_to.place_objects(self.prog, p);
+        self.written.extend(objs);
+    }
+
+    /// The objects a write through pointer `e` may change.
+    fn write_through(&mut self, e: &Expr) {
+        let objs = self.sharing.points_to.expr(self.prog, e);
+        self.written.extend(objs);
+    }
+
+    /// What `kind` may write: every instruction that stores into memory symbolic execution
+    /// models (a call's arguments are the callee's parameters, written there; a call of a
+    /// function without a body writes nothing, as symbolic execution models it). Mutex and
+    /// condition operations write their lock locations only, which no data access reads.
+    fn writes(&mut self, kind: &InstrKind) {
+        match kind {
+            InstrKind::Decl(v) => self.write_var(*v),
+            InstrKind::Assign { dst, .. }
+            | InstrKind::Nondet { dst }
+            | InstrKind::ThreadSelf { dst }
+            | InstrKind::ThreadCreate { handle: dst, .. }
+            | InstrKind::Call { dst: Some(dst), .. }
+            | InstrKind::Alloc { dst: Some(dst), .. }
+            | InstrKind::MutexTryLock { dst: Some(dst), .. } => self.write_place(dst),
+            InstrKind::ThreadJoin {
+                retval: Some(rp), ..
+            } => self.write_through(rp),
+            InstrKind::Memset { dst, .. } | InstrKind::Memcpy { dst, .. } => {
+                self.write_through(dst)
+            }
+            InstrKind::Free(p) => self.write_through(p),
+            _ => {}
+        }
+        if let InstrKind::Alloc { site, .. } = kind {
+            self.written.insert(AbsObj::Heap(*site));
         }
     }
 
@@ -286,6 +362,7 @@ impl Accesses<'_> {
     }
 
     fn instr(&mut self, kind: &InstrKind) {
+        self.writes(kind);
         kind.walk_exprs(&mut |e| self.reads(e));
         match kind {
             InstrKind::Decl(v) => self.var(*v),

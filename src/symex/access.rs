@@ -708,6 +708,8 @@ impl Symex<'_, '_, '_> {
                     .unwrap_or_else(|| self.enc.bv_const(b, 0))
             } else if let Some(old) = self.private_cell(o, k, b, s, g) {
                 old
+            } else if let Some(v) = self.main_value(o, k, b, loc) {
+                v
             } else {
                 let value = self.enc.bv_fresh(b);
                 events.extend(self.emit(loc, AccessKind::Read, g, value.clone(), atomic, section));
@@ -1145,6 +1147,9 @@ impl Symex<'_, '_, '_> {
             section,
             ..Default::default()
         };
+        if kind == AccessKind::Write {
+            self.writes_at.entry(location).or_default().push(e);
+        }
         Some(e)
     }
 }

@@ -32,6 +32,10 @@ pub(super) struct ThreadInst {
     pub ret: BitVec,
     /// The thread that created it (none for main).
     pub parent: Option<usize>,
+    /// For a thread `main` created (or a descendant of one), how many events the equation had
+    /// when `main` created it (or that ancestor): `main`'s events below are before the create in
+    /// its program order, hence happen before every event of this thread. None for `main`.
+    pub main_mark: Option<usize>,
 }
 
 pub(super) struct Symex<'a, 'b, 's> {
@@ -69,6 +73,18 @@ pub(super) struct Symex<'a, 'b, 's> {
     pub private_owner: HashMap<ObjId, u32>,
     /// Nondet initial values of private cells.
     pub private_init: HashMap<(ObjId, u64), BitVec>,
+    /// Nondet initial values of shared cells a thread read before the initial writes are made
+    /// (`Symex::main_value`); the initial write takes the same value.
+    pub shared_init: HashMap<(ObjId, u64), BitVec>,
+    /// The write events of each location, in order.
+    pub writes_at: HashMap<Location, Vec<encoder::Event>>,
+    /// Where reads may take `main`'s value on a guess.
+    pub guess: &'a Guessing,
+    /// The reads that took `main`'s value: (location, the reader's `ThreadInst::main_mark`,
+    /// abstract object, offset), checked once every thread has run.
+    pub guesses: Vec<(Location, usize, AbsObj, u64)>,
+    /// Whether one of them was a guess beyond what the sharing pass says.
+    pub guessed: bool,
     /// Accesses through computed pointers that objects made later may still take.
     pub open: Vec<OpenAccess>,
     /// Facts the sharing pass did not predict (empty unless the pass has a bug).
@@ -109,20 +125,80 @@ pub(super) struct Symex<'a, 'b, 's> {
 /// at least one abstract object a round, so this ends; the execution that completes is exact
 /// for every object (a typed object had no disagreeing accesses on any path, a byte object
 /// models every access as its bytes).
+///
+/// Reads of cells only `main` writes take `main`'s value without an event (`main_values`);
+/// for a cell whose object a thread may write, that is a guess the finished execution checks,
+/// and an execution with a wrong guess is discarded too: it starts over without guessing those
+/// cells, after a second wrong round without guessing, after a third without `main`'s values
+/// (so at most three extra rounds, and none where no guess is wrong).
 pub fn run(
     prog: &Program,
     sharing: &Sharing,
     opts: &SymexOptions,
 ) -> Result<SymexOutput, SymexError> {
     let mut bytewise = HashSet::new();
+    let mut guess = Guessing {
+        level: GuessLevel::Guess,
+        banned: HashSet::new(),
+    };
     loop {
         let mut widen = HashSet::new();
-        let out = execute(prog, sharing, opts, &bytewise, &mut widen);
+        let mut wrong = WrongGuesses::default();
+        let out = execute(
+            prog, sharing, opts, &bytewise, &guess, &mut widen, &mut wrong,
+        );
+        let redo = !wrong.cells.is_empty() || (out.is_err() && wrong.guessed);
+        if redo && guess.level != GuessLevel::Off {
+            // A failed execution after a guess is redone too: the failure might come from
+            // a value the guess gave. The first wrong round bans its cells; the next lowers
+            // the level (guesses off, then main's values off), so this ends.
+            if guess.banned.is_empty()
+                && !wrong.cells.is_empty()
+                && guess.level == GuessLevel::Guess
+            {
+                guess.banned.extend(wrong.cells);
+            } else {
+                guess.level = match guess.level {
+                    GuessLevel::Guess => GuessLevel::Static,
+                    _ => GuessLevel::Off,
+                };
+            }
+            bytewise.extend(widen);
+            continue;
+        }
         if widen.is_empty() || widen.is_subset(&bytewise) {
             return out;
         }
         bytewise.extend(widen);
     }
+}
+
+/// Which reads may take `main`'s value (`main_values`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum GuessLevel {
+    /// Where the sharing pass says only `main` writes the object, and on a guess elsewhere.
+    Guess,
+    /// Only where the sharing pass says only `main` writes the object.
+    Static,
+    /// Nowhere.
+    Off,
+}
+
+/// Which cells a thread may read by `main`'s value on a guess (`main_values`).
+#[derive(Clone, Debug)]
+pub(super) struct Guessing {
+    pub level: GuessLevel,
+    /// Cells (abstract object, offset) a previous round guessed wrong.
+    pub banned: HashSet<(AbsObj, u64)>,
+}
+
+/// What an execution found of its guesses.
+#[derive(Clone, Debug, Default)]
+pub(super) struct WrongGuesses {
+    /// Whether it guessed (beyond what the sharing pass says).
+    pub guessed: bool,
+    /// The cells it guessed wrong.
+    pub cells: HashSet<(AbsObj, u64)>,
 }
 
 /// One symbolic execution with the objects of `bytewise` as byte objects; the abstract
@@ -132,7 +208,9 @@ fn execute(
     sharing: &Sharing,
     opts: &SymexOptions,
     bytewise: &HashSet<AbsObj>,
+    guess: &Guessing,
     widen: &mut HashSet<AbsObj>,
+    wrong: &mut WrongGuesses,
 ) -> Result<SymexOutput, SymexError> {
     let main = match prog.main {
         Some(m) => m,
@@ -169,6 +247,11 @@ fn execute(
         singles: HashMap::new(),
         private_owner: HashMap::new(),
         private_init: HashMap::new(),
+        shared_init: HashMap::new(),
+        writes_at: HashMap::new(),
+        guess,
+        guesses: Vec::new(),
+        guessed: false,
         open: Vec::new(),
         unpredicted: Vec::new(),
         broken: HashSet::new(),
@@ -188,6 +271,13 @@ fn execute(
         live_state: Default::default(),
     };
     let done = sx.execute_threads(main);
+    wrong.guessed = sx.guessed;
+    if done.is_ok() {
+        wrong.cells = sx.wrong_guesses();
+        if !wrong.cells.is_empty() {
+            return unsupported("a guessed value of a cell only main writes was wrong (redone)");
+        }
+    }
     if !sx.widen.is_empty() {
         let names: Vec<String> = sx
             .mem

@@ -20,6 +20,7 @@ mod builtins;
 mod eval;
 mod exec;
 mod function_call;
+mod main_values;
 pub mod memory;
 mod memsafety;
 mod objects;

@@ -107,12 +107,8 @@ impl Symex<'_, '_, '_> {
                 cells.push((o, off, bits, loc, obj.init));
             }
         }
-        for (o, off, bits, loc, init) in cells {
-            let value = match (self.init_vals.get(&(o, off)), init) {
-                (Some(v), _) => v.clone(),
-                (None, InitValue::Nondet) => self.enc.bv_fresh(bits),
-                (None, _) => self.enc.bv_const(bits, 0),
-            };
+        for (o, off, bits, loc, _) in cells {
+            let value = self.shared_initial(o, off, bits);
             self.eq.add_init_write(loc, value);
         }
         let mut locks: Vec<Location> = self.locks.values().copied().collect();

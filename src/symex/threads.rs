@@ -40,6 +40,11 @@ impl Symex<'_, '_, '_> {
             }
         }
         let number = self.threads.len() as u32;
+        let main_mark = match self.threads.get(self.cur_number as usize) {
+            None => None,
+            Some(_) if self.cur_number == 0 => Some(self.eq.events.len()),
+            Some(parent) => parent.main_mark,
+        };
         let done = self.enc.new_lit();
         let ret = self.enc.bv_fresh(self.mem.ptr_bits);
         self.threads.push(ThreadInst {
@@ -54,6 +59,7 @@ impl Symex<'_, '_, '_> {
             done,
             ret,
             parent: (!self.threads.is_empty()).then_some(self.cur_number as usize),
+            main_mark,
         });
         self.todo.push_back(number as usize);
         Ok(number)

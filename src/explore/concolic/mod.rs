@@ -6,11 +6,12 @@
 //! to its concrete bits, a term over the inputs ([`term`]) that gives those bits for every
 //! input. Where the concrete run makes a choice on such a value (a branch, an assumption, an
 //! assertion, a division's or shift's trap, the cell an input-dependent array index selects,
-//! see `Machine::split_index`) it records a [`Decision`]: the condition's term and the way the
-//! run went. Where a value the shadow cannot follow would steer the run (input-dependent
-//! pointer arithmetic, an allocation size, a thread handle, a symbolic value read in parts or
-//! inside an aggregate), the run ends with an `unsupported` trap: the answer is UNKNOWN, never
-//! a guess. [`search`] drives the schedule explorer over the input space.
+//! see `Machine::split_index`; the value of an input-dependent pointer offset or size, see
+//! `interp::pin`) it records a [`Decision`]: the condition's term and the way the run went.
+//! Where a value the shadow cannot follow would steer the run (an integer cast to a pointer,
+//! a thread handle, a symbolic value read in parts or inside an aggregate), the run ends with
+//! an `unsupported` trap: the answer is UNKNOWN, never a guess. [`search`] drives the schedule
+//! explorer over the input space.
 
 pub mod encode;
 pub mod search;

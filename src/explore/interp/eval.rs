@@ -204,17 +204,19 @@ impl<'p> Machine<'p> {
             ExprKind::PtrAdd(p, d) => {
                 let p = self.eval_scalar(cx, p)?;
                 let d = self.eval_scalar(cx, d)?;
-                if p.sym.is_some() || d.sym.is_some() {
+                if p.sym.is_some() {
                     return trap("unsupported: input-dependent pointer arithmetic");
                 }
                 if d.prov.is_some() {
                     return trap("pointer added to a pointer");
                 }
                 let pb = types.ptr_bits() as u32;
-                Ok(Value::Scalar(Scalar::ptr(
-                    norm(p.bits.wrapping_add(d.bits), pb, false),
-                    p.prov,
-                )))
+                let off = norm(p.bits.wrapping_add(d.bits), pb, false);
+                if let Some(s) = d.sym {
+                    // The offset is pinned to its value: the pointer carries no term.
+                    self.pin_offset(p.prov, p.bits, s, false, off, pb)?;
+                }
+                Ok(Value::Scalar(Scalar::ptr(off, p.prov)))
             }
             ExprKind::PtrDiff(a, b) => {
                 let a = self.eval_scalar(cx, a)?;
@@ -248,6 +250,23 @@ impl<'p> Machine<'p> {
                 let opty = a.ty;
                 let a = self.eval_scalar(cx, a)?;
                 let b = self.eval_scalar(cx, b)?;
+                if a.prov.is_some()
+                    && a.sym.is_none()
+                    && b.prov.is_none()
+                    && b.sym.is_some()
+                    && matches!(op, BinOp::Add | BinOp::Sub)
+                    && bits >= types.ptr_bits() as u32
+                {
+                    // A pointer (as an integer) plus or minus an input-dependent integer: as
+                    // `PtrAdd`, the offset is pinned to its value.
+                    let v = self.binary(*op, opty, a, b, bits, signed)?;
+                    if let (Value::Scalar(r), Some(s)) = (&v, b.sym) {
+                        let pb = types.ptr_bits() as u32;
+                        let off = norm(r.bits, pb, false);
+                        self.pin_offset(a.prov, a.bits, s, *op == BinOp::Sub, off, pb)?;
+                    }
+                    return Ok(v);
+                }
                 // The shadow first: it records the decision of a trap the operation may do.
                 let sym = self.sym_binary(*op, opty, a, b, bits, signed)?;
                 let v = self.binary(*op, opty, a, b, bits, signed)?;

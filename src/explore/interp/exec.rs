@@ -156,8 +156,9 @@ impl<'p> Machine<'p> {
                 }
                 self.thread_mut(t).effects += 1;
                 let n = self.eval_scalar(cx, size)?;
-                if n.sym.is_some() {
-                    return trap("unsupported: input-dependent allocation size");
+                if let Some(s) = n.sym {
+                    // Each feasible size is a branch of its own (`pin`).
+                    self.pin_size(s, self.prog.types.bits(size.ty), n.bits)?;
                 }
                 if n.prov.is_some() || n.bits > MAX_OBJECT {
                     return trap("allocation too large");
@@ -201,8 +202,11 @@ impl<'p> Machine<'p> {
                 let (o, off) = self.deref(cx.t, self.eval_scalar(cx, dst)?)?;
                 let b = self.eval_scalar(cx, byte)?;
                 let n = self.eval_scalar(cx, len)?;
-                if b.sym.is_some() || n.sym.is_some() {
+                if b.sym.is_some() {
                     return trap("unsupported: input-dependent memset");
+                }
+                if let Some(s) = n.sym {
+                    self.pin_size(s, self.prog.types.bits(len.ty), n.bits)?;
                 }
                 let (b, n) = (b.bits as u8, n.bits);
                 if n > MAX_OBJECT {
@@ -217,8 +221,8 @@ impl<'p> Machine<'p> {
                 let (d, doff) = self.deref(cx.t, self.eval_scalar(cx, dst)?)?;
                 let (s, soff) = self.deref(cx.t, self.eval_scalar(cx, src)?)?;
                 let n = self.eval_scalar(cx, len)?;
-                if n.sym.is_some() {
-                    return trap("unsupported: input-dependent memcpy length");
+                if let Some(s) = n.sym {
+                    self.pin_size(s, self.prog.types.bits(len.ty), n.bits)?;
                 }
                 let n = n.bits;
                 if n > MAX_OBJECT {

@@ -8,9 +8,11 @@
 //! every choice the run makes on a value with a term is recorded as a decision (checked
 //! against the concrete outcome, so a shadow that went wrong ends the run instead of steering
 //! the search). An input-dependent array index splits the run on the cell it selects
-//! ([`Machine::split_index`]). What the terms do not follow — pointers, sizes, thread handles
-//! computed from inputs, symbolic bytes read in parts or in aggregates — ends the run with an
-//! `unsupported` trap (see `memory`, `exec`, `eval`, `threads`). Pointers never carry a term.
+//! ([`Machine::split_index`]); an input-dependent pointer offset or size is pinned to its value
+//! the same way (`pin`). What the terms do not follow — integers cast to pointers, thread
+//! handles computed from inputs, symbolic bytes read in parts or in aggregates — ends the run
+//! with an `unsupported` trap (see `memory`, `exec`, `eval`, `threads`). Pointers never carry
+//! a term.
 
 use super::eval::{division_traps, shift_traps};
 use super::memory::overlapping;
@@ -82,7 +84,7 @@ impl<'p> Machine<'p> {
     }
 
     /// The term arena of the run (a value has a term in a concolic run only).
-    fn terms(&self) -> RefMut<'_, Terms> {
+    pub(super) fn terms(&self) -> RefMut<'_, Terms> {
         let h = self
             .conc
             .as_ref()
@@ -282,7 +284,7 @@ impl<'p> Machine<'p> {
         Ok(())
     }
 
-    fn record(&self, cond: SymId, taken: bool) -> R<()> {
+    pub(super) fn record(&self, cond: SymId, taken: bool) -> R<()> {
         let h = self
             .conc
             .as_ref()

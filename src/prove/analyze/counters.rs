@@ -17,10 +17,11 @@
 //! [`crate::prove::check::check`] before any TRUE.
 
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use cranelift_entity::EntityRef;
 
+use crate::budget::Budget;
 use crate::ir::{
     BinOp, Expr, ExprKind, InstrId, InstrKind, Loc, Place, PlaceBase, Type, TypeId, VarData, VarId,
     VarKind,
@@ -55,13 +56,22 @@ pub fn analyze_counting(
     analyze_counting_with(ts, timeout, Sabotage::default())
 }
 
+/// [`analyze_counting`] within `budget`, which the search consults before every check (a CPU
+/// budget then holds however the machine's load changes).
+pub fn analyze_counting_within(ts: &mut Templates, budget: &Budget) -> Result<Certificate, GiveUp> {
+    search(ts, budget, Sabotage::default())
+}
+
 /// [`analyze_counting`] with deliberate mistakes (tests only).
 pub fn analyze_counting_with(
     ts: &mut Templates,
     timeout: Option<Duration>,
     sabotage: Sabotage,
 ) -> Result<Certificate, GiveUp> {
-    let start = Instant::now();
+    search(ts, &Budget::wall(timeout), sabotage)
+}
+
+fn search(ts: &mut Templates, budget: &Budget, sabotage: Sabotage) -> Result<Certificate, GiveUp> {
     let mut cert = super::analyze(ts)?;
     let sets = propose(ts);
     if sets.is_empty() {
@@ -91,7 +101,7 @@ pub fn analyze_counting_with(
             }
         }
     }
-    houdini(ts, &mut cert, start, timeout)?;
+    houdini(ts, &mut cert, budget)?;
     if sabotage.uncounted_creation {
         for c in &mut cert.counters {
             let created: Vec<(TemplateId, InstrId)> = c
@@ -127,12 +137,7 @@ pub fn analyze_counting_with(
 
 /// Drops the facts the checker fails to establish until none fails: a worklist of checks,
 /// where dropping a fact at a location puts back every check that assumes it.
-fn houdini(
-    ts: &Templates,
-    cert: &mut Certificate,
-    start: Instant,
-    timeout: Option<Duration>,
-) -> Result<(), GiveUp> {
+fn houdini(ts: &Templates, cert: &mut Certificate, budget: &Budget) -> Result<(), GiveUp> {
     let give_up = |f: check::CheckFailure| GiveUp::NoInvariant(format!("counter invariants: {f}"));
     'restart: for _ in 0..MAX_ROUNDS {
         let all = check::all_obligations(ts, cert).map_err(give_up)?;
@@ -146,9 +151,16 @@ fn houdini(
         let mut queue: VecDeque<usize> = (0..all.len()).collect();
         while let Some(i) = queue.pop_front() {
             queued[i] = false;
-            let left = timeout.map(|t| t.saturating_sub(start.elapsed()));
-            let failed = check::failing_facts_of(ts, cert, &all[i], left);
-            let failed = failed.map_err(give_up)?;
+            let failed = match check::failing_facts_of(ts, cert, &all[i], budget.left()) {
+                // The check's wall-clock time ended before the CPU share (the machine got
+                // busier): again, with what is left.
+                Err(f) if f.is_timeout() && !budget.spent() => {
+                    queued[i] = true;
+                    queue.push_front(i);
+                    continue;
+                }
+                r => r.map_err(give_up)?,
+            };
             if failed.is_empty() {
                 continue;
             }

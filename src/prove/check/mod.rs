@@ -115,6 +115,13 @@ pub struct CheckFailure {
     pub detail: String,
 }
 
+impl CheckFailure {
+    /// The checks ran out of time (no verdict on the certificate).
+    pub fn is_timeout(&self) -> bool {
+        self.obligation.is_none() && self.what == "timeout"
+    }
+}
+
 impl fmt::Display for CheckFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "certificate rejected: {}: {}", self.what, self.detail)

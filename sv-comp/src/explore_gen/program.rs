@@ -1,6 +1,7 @@
 //! Random pthread programs of the kind the explorers must run (issue #28): two shared arrays
-//! read and written at computed indices (from inputs, locals and array contents), pointers to
-//! shared cells (a global, an array cell, a cell chosen by an input, the thread argument),
+//! read and written at computed indices (from inputs, locals and array contents) and through
+//! pointer arithmetic with such indices (`*(a + i)`), pointers to shared cells (a global, an
+//! array cell, a cell chosen by an input, `a + i`, the thread argument),
 //! nondet inputs of 1 to 6 values, 1 to 4 worker threads, two mutexes, assertions in the
 //! workers and in `main` after the joins. Deterministic by seed.
 //!
@@ -84,8 +85,28 @@ impl Scope {
         }
     }
 
+    /// An access through pointer arithmetic with a computed offset: `a + i` for an index `i`
+    /// of [`Scope::index`] (so always inside the array).
+    fn pointer_stmt(&self, r: &mut Rng, out: &mut String, ind: &str) {
+        let (a, n) = self.array(r);
+        let i = self.index(r, n);
+        let _ = match r.range(0, 2) {
+            0 => writeln!(out, "{ind}*({a} + {i}) = {};", self.value(r)),
+            1 => writeln!(out, "{ind}v = v + *({a} + {i});"),
+            _ => writeln!(
+                out,
+                "{ind}{{\n{ind}  int *r = {a} + {i};\n{ind}  *r = *r + {};\n{ind}}}",
+                self.value(r)
+            ),
+        };
+    }
+
     /// One statement (`depth` limits nesting).
     fn stmt(&mut self, r: &mut Rng, depth: u32, out: &mut String, ind: &str) {
+        if r.chance(1, 6) {
+            self.pointer_stmt(r, out, ind);
+            return;
+        }
         let top = if depth == 0 { 7 } else { 10 };
         match r.range(0, top) {
             0 => {
@@ -180,11 +201,12 @@ pub fn generate(seed: u64) -> Generated {
             "  int y = __VERIFIER_nondet_int();\n  __VERIFIER_assume(y >= 0 && y < {yvals});\n  \
              int v = 0;\n"
         );
-        let p = match r.range(0, 3) {
+        let p = match r.range(0, 4) {
             0 => "&g0".to_string(),
             1 => "&g1".to_string(),
             2 => format!("&a[{}]", r.range(0, na - 1)),
-            _ => format!("&b[x % {nb}]"),
+            3 => format!("&b[x % {nb}]"),
+            _ => format!("a + (x + y) % {na}"),
         };
         let _ = writeln!(src, "  int *p = {p};");
         let mut body = String::new();
@@ -242,6 +264,11 @@ mod tests {
         let all: Vec<_> = (0..100).map(generate).collect();
         let has = |s: &str| all.iter().filter(|g| g.source.contains(s)).count();
         assert!(has("x % ") > 30, "input-dependent indices");
+        assert!(has("*(a + ") + has("*(b + ") > 20, "pointer arithmetic");
+        assert!(
+            has("= a + (x + y)") > 5,
+            "a pointer at an input-dependent offset"
+        );
         assert!(has("pthread_mutex_lock(&m1)") > 10);
         assert!(has("pthread_create(&t[3]") > 10, "four workers");
         assert!(all.iter().any(|g| g.unwind == 3) && all.iter().any(|g| g.unwind == 2));

@@ -1,0 +1,84 @@
+//! Reads of cells only `main` writes take `main`'s value without an event
+//! (`symex::main_values`): counted on the equations of the test programs `main_value_*`, whose
+//! verdicts `tests/program_verdicts.rs` checks (the TRUE programs and their FALSE twins).
+
+use std::path::Path;
+
+use yogar::frontend;
+use yogar::ir::DataModel;
+use yogar::symex::SymexOutput;
+
+fn equation(name: &str) -> SymexOutput {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/programs")
+        .join(name);
+    let prog = frontend::load_file(&path, DataModel::Lp64).expect("test program lowers");
+    yogar::pipeline::equation(&prog, 3).expect("symbolic execution runs")
+}
+
+/// How many read events threads other than `main` (and the initial values) make of the
+/// location named `loc`.
+fn thread_reads(out: &SymexOutput, loc: &str) -> usize {
+    let eq = &out.equation;
+    let main = out.threads.iter().find(|t| t.number == 0).map(|t| t.thread);
+    eq.events
+        .values()
+        .filter(|e| e.is_read() && Some(e.thread) != main && e.thread != eq.init_thread())
+        .filter(|e| eq.locations[e.location].name == loc)
+        .count()
+}
+
+#[test]
+fn fields_only_main_writes_are_read_without_events_and_the_others_keep_theirs() {
+    let out = equation("main_value_struct_true.c");
+    assert_eq!(thread_reads(&out, "s+0"), 0, "limit");
+    assert_eq!(thread_reads(&out, "s+4"), 0, "scale");
+    // `count` is written by the threads: its reads stay events (two per worker).
+    assert_eq!(thread_reads(&out, "s+8"), 4, "count");
+}
+
+#[test]
+fn a_write_of_main_after_the_create_keeps_the_read_an_event() {
+    let out = equation("main_value_late_write_false.c");
+    // Only the first worker is created before `limit = 20`: its reads (the condition and the
+    // assertion) stay events; the second worker, created after, reads 20 without one.
+    assert_eq!(thread_reads(&out, "s+0"), 2, "limit");
+    assert_eq!(thread_reads(&out, "s+4"), 0, "scale");
+}
+
+#[test]
+fn a_wrong_guess_about_a_field_another_thread_writes_is_redone_with_events() {
+    let out = equation("main_value_thread_writes_false.c");
+    // The tuner (run after the workers) writes `scale`: both workers' reads of it (two each)
+    // are events again; `limit` still needs none.
+    assert_eq!(thread_reads(&out, "s+4"), 4, "scale");
+    assert_eq!(thread_reads(&out, "s+0"), 0, "limit");
+}
+
+#[test]
+fn an_argument_struct_only_main_writes_gives_the_threads_constant_pointers() {
+    let out = equation("main_value_arg_pointer_true.c");
+    // Neither the id nor the slot pointer is read through an event, and each worker writes
+    // exactly one slot (a symbolic pointer would give a write per possible slot).
+    let names: Vec<&str> = out
+        .equation
+        .locations
+        .values()
+        .map(|l| l.name.as_str())
+        .collect();
+    for n in names.iter().filter(|n| n.starts_with("args+")) {
+        assert_eq!(thread_reads(&out, n), 0, "{n}");
+    }
+    let slot_writes = out
+        .equation
+        .events
+        .values()
+        .filter(|e| !e.is_read() && out.equation.locations[e.location].name.starts_with("slots"))
+        .filter(|e| e.thread != out.equation.init_thread())
+        .count();
+    assert_eq!(slot_writes, 2);
+    // The twin, where main re-points the first thread's slot after creating it, reads it
+    // through an event.
+    let twin = equation("main_value_arg_pointer_false.c");
+    assert!(thread_reads(&twin, "args+8") >= 1);
+}
