@@ -513,8 +513,7 @@ fn deepen(
             // a check timing out in the small share would make the provers' turn redo it.
             let budget = run_share(deadline, started, QUICK_LADDER_SHARE);
             let quick = 0..crate::prove::run::QUICK_RUNGS;
-            match prove_stage(|| crate::prove::run::prove_ladder(prog, &sharing, &budget, quick))
-            {
+            match prove_stage(|| crate::prove::run::prove_ladder(prog, &sharing, &budget, quick)) {
                 Ok(p) => {
                     let by = proved(&mut outcome, &times, p);
                     return Ok((bound, outcome, Some(by)));
@@ -543,9 +542,9 @@ fn deepen(
             if ladder_from < crate::prove::run::LADDER_RUNGS {
                 let budget = run_share(deadline, started, share);
                 let rungs = ladder_from..crate::prove::run::LADDER_RUNGS;
-                if let Ok(p) = prove_stage(|| {
-                    crate::prove::run::prove_ladder(prog, &sharing, &budget, rungs)
-                }) {
+                if let Ok(p) =
+                    prove_stage(|| crate::prove::run::prove_ladder(prog, &sharing, &budget, rungs))
+                {
                     let by = proved(&mut outcome, &times, p);
                     return Ok((bound, outcome, Some(by)));
                 }

@@ -47,6 +47,7 @@ fn rvf_all_maps(prog: &Program, causal_maps: bool) -> rvf::Report {
             count_classes: true,
             causal_maps,
             fixed_reads: true,
+            symbolic_inputs: true,
         },
     )
 }
@@ -228,6 +229,7 @@ fn mutex_event(seen: Option<Option<(usize, u32)>>) -> rvf::event::Ev {
         sync_writes: vec![M],
         reads: Vec::new(),
         writes: Vec::new(),
+        writes_symbolic: false,
     }
 }
 
@@ -339,6 +341,7 @@ fn causal_maps_lose_no_execution_on_the_test_programs() {
                     count_classes: true,
                     causal_maps,
                     fixed_reads: true,
+                    symbolic_inputs: true,
                 },
             )
         };
@@ -458,6 +461,7 @@ fn mem_event(read: Option<u64>, write: Option<u64>) -> rvf::event::Ev {
         sync_writes: Vec::new(),
         reads: read.map(|_| X).into_iter().collect(),
         writes: write.map(|v| (X, v)).into_iter().collect(),
+        writes_symbolic: false,
     }
 }
 
@@ -518,6 +522,23 @@ fn closure_rejects_memory_reads_without_a_visible_write_of_their_value() {
         7,
     )];
     assert!(closure(&[vec![wide], vec![rd(2)]]));
+    // A write of a symbolic value (its bytes this run's only) or a read of one is left to
+    // VerifySC: the same instance must be judged alike under every input on its path.
+    let mut sym = wr(1);
+    sym.writes_symbolic = true;
+    assert!(closure(&[vec![sym], vec![rd(2)]]));
+    let mut sym_read = rd(2);
+    sym_read.obs = vec![rvf::event::Obs::Mem(Value::Scalar(Scalar {
+        sym: Some(yogar::explore::concolic::term::Terms::default().input(
+            yogar::explore::concolic::term::InputKey {
+                thread: 0,
+                index: 0,
+            },
+            32,
+        )),
+        ..Scalar::int(2)
+    }))];
+    assert!(closure(&[vec![wr(1)], vec![sym_read]]));
 }
 
 /// A settled read (no thread can write what it reads any more) is processed alone, and the
@@ -669,4 +690,69 @@ fn an_atomic_section_cut_short_at_a_node_is_searched_whole() {
         &["atomic_lock_blocked_at_node_true.c"],
         &["atomic_lock_blocked_at_node_false.c"],
     );
+}
+
+/// Symbolic inputs (`rvf::inputs`): the whole space of each twin, every input class, with
+/// the explored executions and the input classes (explorations) counted. In the `read or
+/// initial` twins the read of the stored input and the reads of the constants have the
+/// same bits under the first inputs (all 0) and are told apart by the input's term (with
+/// the terms stripped from the observations, the FALSE twin is answered TRUE); in the
+/// `two inputs, one cell` twins both stores write the initial bytes under the first inputs,
+/// which the closure and greedy rule 1b must not compare. The input classes: in range or
+/// not for each input (an assumption of both bounds is one condition), and in the FALSE
+/// twins the class of the failing values on top (x = 5; x = 3 with y = 4).
+#[test]
+fn symbolic_inputs_cover_every_input_class() {
+    for (name, violation, executions, classes) in [
+        ("rvf_input_read_or_initial_false.c", true, 5, 3),
+        ("rvf_input_read_or_initial_true.c", false, 3, 2),
+        ("rvf_two_inputs_one_cell_false.c", true, 28, 6),
+        ("rvf_two_inputs_one_cell_true.c", false, 14, 4),
+    ] {
+        let r = rvf_all(&load(name));
+        let s = &r.findings.stats;
+        assert!(
+            r.findings.incomplete.is_none(),
+            "{name}: {:?}",
+            r.findings.incomplete
+        );
+        assert_eq!(r.findings.violation.is_some(), violation, "{name}");
+        assert_eq!(
+            (s.executions, s.input_classes),
+            (executions, classes),
+            "{name}"
+        );
+    }
+    assert_verdicts(
+        &[
+            "rvf_input_read_or_initial_true.c",
+            "rvf_two_inputs_one_cell_true.c",
+            "array_input_index_locked_true.c",
+        ],
+        &[
+            "rvf_input_read_or_initial_false.c",
+            "rvf_two_inputs_one_cell_false.c",
+            "array_input_index_locked_false.c",
+        ],
+    );
+}
+
+/// Under no-overflow the inputs are enumerated (the shadow records no overflow test as a
+/// decision): an input of many values gives UNKNOWN there, never a verdict from classes
+/// that an overflow test would have split.
+#[test]
+fn inputs_are_not_symbolic_without_decisions_for_overflow_tests() {
+    let r = rvf::explore(
+        &load("rvf_input_read_or_initial_false.c"),
+        &rvf::Options {
+            bounds: bounds(),
+            budget: Budget::default(),
+            all: true,
+            count_classes: false,
+            causal_maps: false,
+            symbolic_inputs: false,
+        },
+    );
+    let why = format!("{:?}", r.findings.incomplete);
+    assert!(why.contains("too many values"), "{why}");
 }

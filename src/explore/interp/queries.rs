@@ -173,16 +173,30 @@ impl<'p> Machine<'p> {
     /// initialiser's frame and thread-locals) also belongs to owner 0, but is not one: its
     /// locals start indeterminate, and a read of indeterminate bytes fills them with a
     /// nondet value without a logged write (`fill_undefined`). `start` makes the globals
-    /// first, so they are the objects of owner 0 numbered below their count.
+    /// first, so they are the objects of owner 0 numbered below their count. `None` too for
+    /// a cell whose bytes depend on a symbolic input in part or whole (`has_shadow`): its
+    /// concrete bytes hold for this run's inputs only, and the rvf explorer must decide the
+    /// same for every input on the path condition (see `rvf::inputs`).
     pub fn global_summary(&self, cell: &Target) -> Option<u64> {
         let Target::Mem { obj, off, len } = *cell else {
             return None;
         };
-        if obj.owner != 0 || obj.index as usize >= self.globals.len() {
+        if obj.owner != 0 || obj.index as usize >= self.globals.len() || self.has_shadow(cell) {
             return None;
         }
         let (bytes, _) = self.read_bytes(obj, off, len).ok()?;
         Some(summary(&bytes))
+    }
+
+    /// Whether some byte of the memory cell `cell` has a term over the symbolic inputs in
+    /// this state (a concolic run only; false for any other target).
+    pub fn has_shadow(&self, cell: &Target) -> bool {
+        let Target::Mem { obj, off, len } = *cell else {
+            return false;
+        };
+        super::memory::overlapping(&self.obj(obj).syms, off, len)
+            .next()
+            .is_some()
     }
 
     /// The thread whose progress thread `t` waits for, when its next step cannot run: the

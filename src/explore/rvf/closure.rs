@@ -76,12 +76,16 @@ struct MemRead {
 }
 
 /// The key of a memory read's observation `v` of the cell `cell`, comparable with the
-/// summaries of writes; `None` when its bytes are not known from it.
+/// summaries of writes; `None` when its bytes are not known from it, or when they depend on
+/// a symbolic input (a term): their bits then hold for this run's inputs only, and what
+/// the explorer decides must be the same for every input on the path condition
+/// (`rvf::inputs`).
 pub fn read_key(v: &Value, cell: &Target) -> Option<u64> {
     let &Target::Mem { len, .. } = cell else {
         return None;
     };
     match v {
+        Value::Scalar(s) if s.sym.is_some() => None,
         Value::Scalar(s) if len <= 8 => {
             Some(s.bits & u64::MAX.checked_shr(64 - 8 * len as u32).unwrap_or(0))
         }
@@ -163,6 +167,11 @@ fn memory_read(
     let mut good = Vec::new();
     for (w, we) in evs.iter().enumerate() {
         for (t, value) in &we.writes {
+            // A write of symbolic bytes: its summary is this run's (`read_key`), so the
+            // closure leaves the read to VerifySC.
+            if we.writes_symbolic && cell.overlaps(t) {
+                return None;
+            }
             if t == cell {
                 writes.push(w);
                 if *value == key || wild == Some(w) {

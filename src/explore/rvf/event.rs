@@ -95,6 +95,10 @@ pub struct Ev {
     /// (`interp::summary`): whether a wait's address is the same in every witness, and the
     /// closure's good writes of a memory read.
     pub writes: Vec<(Target, u64)>,
+    /// Some cell it writes holds a value with a term over the symbolic inputs afterwards:
+    /// the summaries in `writes` are this run's bytes, not the same for every input on the
+    /// path condition, and the closure leaves the reads of such cells to VerifySC.
+    pub writes_symbolic: bool,
 }
 
 impl Ev {
@@ -140,6 +144,11 @@ impl Ran<'_> {
                 .filter(|a| a.write && matches!(a.target, Target::Mem { .. }))
                 .map(|a| (a.target, a.value))
                 .collect(),
+            writes_symbolic: self
+                .step
+                .accesses
+                .iter()
+                .any(|a| a.write && self.machine.has_shadow(&a.target)),
         }
     }
 }

@@ -117,6 +117,13 @@
 //! off the maps stay empty and the memo alone makes each instance explored once (the
 //! previous exploration, kept for comparison).
 //!
+//! # Symbolic inputs
+//!
+//! A nondet input of more than two values stays symbolic (`inputs`): one exploration per
+//! input class, the classes found by solving the decisions a whole exploration makes, and
+//! observations compared with their terms, so that an exploration depends on its inputs
+//! only through those decisions (the argument is in `inputs`).
+//!
 //! # Why a FALSE is real
 //!
 //! Every state the exploration and VerifySC reach is made by running the interpreter; a
@@ -127,6 +134,7 @@ pub mod causal;
 pub mod closure;
 pub mod event;
 pub mod fixed;
+pub mod inputs;
 pub mod settled;
 pub mod verify_sc;
 
@@ -135,6 +143,7 @@ use std::hash::{Hash, Hasher};
 use std::time::Instant;
 
 use super::classes;
+use super::concolic::Handle;
 use super::findings::{out_of_budget, unenumerable, Budget, Findings};
 use super::interp::{Bounds, Machine, RunEnd, Target, Value};
 use super::sched::Step;
@@ -158,6 +167,11 @@ pub struct Options {
     /// Take a read whose observation the closure fixes without a witness search (`fixed`;
     /// off: for the tests that show it loses no class).
     pub fixed_reads: bool,
+    /// Keep nondet inputs of more than two values symbolic and explore the input classes
+    /// one exploration each (`inputs`); off, such an input gives UNKNOWN (the explorer
+    /// enumerates two-valued inputs only). Off under no-overflow, whose overflow tests the
+    /// symbolic shadow does not record as decisions.
+    pub symbolic_inputs: bool,
 }
 
 /// The result.
@@ -183,14 +197,30 @@ type Explored = (Vec<Vec<Ev>>, CausalMap);
 /// Witnesses enumerated per leaf at most when counting classes.
 const CLASS_STATES: u64 = 200_000;
 
-/// Explores `prog` within the bounds.
+/// Explores `prog` within the bounds: over every input class with symbolic inputs
+/// (`inputs::explore`), else once with the inputs enumerated.
 pub fn explore(prog: &Program, opts: &Options) -> Report {
+    if opts.symbolic_inputs {
+        inputs::explore(prog, opts)
+    } else {
+        explore_under(prog, opts, None)
+    }
+}
+
+/// Explores `prog` within the bounds once: with the inputs of `conc` when given (the
+/// machines run concolically on its symbolic state), else with the inputs enumerated.
+pub(crate) fn explore_under(prog: &Program, opts: &Options, conc: Option<Handle>) -> Report {
     let start = Instant::now();
     let mut f = Findings::default();
     let mut classes_seen: Option<BTreeSet<classes::RvfClass>> =
         opts.count_classes.then(BTreeSet::new);
     let root = match Machine::with_bounds(prog, Some(opts.bounds.clone())) {
-        Ok(m) => m,
+        Ok(mut m) => {
+            if let Some(h) = conc {
+                m.attach_concolic(h);
+            }
+            m
+        }
         Err(e) => {
             f.give_up(UnknownReason::unsupported(format!(
                 "the program cannot start ({e:?})"

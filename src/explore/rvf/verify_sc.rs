@@ -450,6 +450,7 @@ fn lock_targets(
                 sync_writes: Vec::new(),
                 reads: Vec::new(),
                 writes: Vec::new(),
+                writes_symbolic: false,
             };
             closure::consistent(inst, Some((c, &probe)), init)
         })
