@@ -110,6 +110,7 @@ pub fn search<'p>(
         sync_writes: ev.sync_writes.clone(),
         reads: Vec::new(),
         writes: ev.writes.clone(),
+        writes_symbolic: ev.writes_symbolic,
     };
     for &(key, seen) in &ev.sync_reads {
         let writes_key = ev.sync_writes.contains(&key);
