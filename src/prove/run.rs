@@ -96,7 +96,7 @@ pub fn prove_ladder(
     })?;
     let end = rungs.end.min(LADDER_RUNGS);
     let mut first: Option<String> = None;
-    for n in rungs.start..end {
+    for (n, analysis) in LADDER.iter().enumerate().take(end).skip(rungs.start) {
         if n > rungs.start && budget.spent() {
             return Err(NoProof {
                 reason: first.unwrap_or_else(|| "timeout".into()),
@@ -105,7 +105,7 @@ pub fn prove_ladder(
             });
         }
         let mut ts = base.clone();
-        let cert = match LADDER[n](&mut ts) {
+        let cert = match analysis(&mut ts) {
             Ok(c) => c,
             // The first analysis's reason is the answer; a later one that finds nothing
             // (no phase sites, say) leaves the ladder's next rung to try.
