@@ -410,6 +410,7 @@ fn fixed_reads_lose_no_class_on_the_test_programs() {
                     count_classes: true,
                     causal_maps: false,
                     fixed_reads,
+                    symbolic_inputs: false,
                 },
             )
         };
@@ -750,6 +751,7 @@ fn inputs_are_not_symbolic_without_decisions_for_overflow_tests() {
             all: true,
             count_classes: false,
             causal_maps: false,
+            fixed_reads: true,
             symbolic_inputs: false,
         },
     );
