@@ -429,10 +429,7 @@ fn closed(
             }
         }
         for m in &mreads {
-            let Some(edges) = memory_edges(&g, m) else {
-                return None;
-            };
-            for (a, b) in edges {
+            for (a, b) in memory_edges(&g, m)? {
                 if !g.before(a, b) {
                     if !g.add(a, b) {
                         return None;
