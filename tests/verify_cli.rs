@@ -171,16 +171,21 @@ fn unwind_auto_deepens_until_a_verdict() {
             let (c, out, err) = verify(&dir, &args);
             assert_eq!((c, last(&out)), (code, verdict), "{file}: {err}");
             // 1, 2, 3, 4 are too small for bounded checking; 6 is the first bound of the
-            // sequence that suffices. After bound 3 the provers run: the loop's invariant and
-            // the finite state space let them decide first (TRUE with a proof line that names
-            // a prover, FALSE from the stateful search's counterexample).
+            // sequence that suffices. After bound 1 the prover's cheapest rungs run once, and
+            // after bound 3 all provers: the loop's invariant and the finite state space let
+            // them decide first (TRUE with a proof line that names a prover, after bound 1 or
+            // 3; FALSE from the stateful search's counterexample, after bound 3).
             let bound = bound_line(&out);
             let early = yogar::pipeline::PROVE_AFTER_BOUND;
-            assert!(bound == 6 || bound == early, "{file}: bound {bound}");
+            let quick = code == 0 && bound == 1;
+            assert!(
+                bound == 6 || bound == early || quick,
+                "{file}: bound {bound}"
+            );
             let proved_by = out.iter().find_map(|l| l.strip_prefix("proved by: "));
             if code == 0 {
                 let how = proved_by.expect("a TRUE says how it was proved");
-                if bound == early {
+                if bound == early || quick {
                     assert!(!how.starts_with("unwinding assertions"), "{file}: {how}");
                 } else {
                     assert_eq!(how, "unwinding assertions at bound 6", "{file}");
@@ -582,10 +587,13 @@ fn explorer_unknown_names_the_line_that_trapped() {
     for engine in ["dpor", "cdpor"] {
         let (code, out, _) = verify(&dir, &["--engine", engine, "trap.c"]);
         assert_eq!(code, 5, "{engine}: {out:?}");
+        // The offset is pinned (inside its object or one past its end, else UNKNOWN at the
+        // arithmetic); one past the end traps at the dereference. Either names its own line.
+        let why = last(&out);
         assert!(
-            last(&out).ends_with("input-dependent pointer arithmetic at trap.c:6)"),
-            "{engine}: {}",
-            last(&out)
+            why.ends_with("input-dependent pointer offset outside its object at trap.c:6)")
+                || why.ends_with("out-of-bounds access at trap.c:7)"),
+            "{engine}: {why}"
         );
     }
 }
