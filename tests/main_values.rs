@@ -82,3 +82,29 @@ fn an_argument_struct_only_main_writes_gives_the_threads_constant_pointers() {
     let twin = equation("main_value_arg_pointer_false.c");
     assert!(thread_reads(&twin, "args+8") >= 1);
 }
+
+/// Under no-data-race a `free` writes the freed object's cells as events made after the
+/// threads ran, which the check of the guesses does not see: a thread's read of a heap cell
+/// main wrote before the create stays an event there, and the race with main's later free
+/// is found (its twin joins the thread first and has no race).
+#[test]
+fn heap_reads_stay_events_under_no_data_race_so_a_free_races_with_them() {
+    use yogar::engine::{Engine, EngineOptions, Verdict};
+    use yogar::svcomp::Property;
+    for (name, racy) in [("free_false.c", true), ("free_true.c", false)] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/programs/main_value_races")
+            .join(name);
+        let prog = frontend::load_file(&path, DataModel::Lp64).expect("test program lowers");
+        let opts = EngineOptions {
+            property: Property::NoDataRace,
+            ..EngineOptions::with_unwind(2)
+        };
+        let out = Engine::Yogar.verify(&prog, &opts);
+        match out.verdict {
+            Verdict::False { .. } => assert!(racy, "{name}: FALSE"),
+            Verdict::True { .. } => assert!(!racy, "{name}: TRUE"),
+            v => panic!("{name}: {v:?}"),
+        }
+    }
+}

@@ -18,6 +18,9 @@
 //! that cell (`exec::run`; after a second wrong round without guessing, after a third without
 //! main's values at all).
 //!
+//! Not for heap cells under no-data-race, where `free` writes cells as events made after
+//! the threads ran (the check of the guesses would not see them).
+//!
 //! Soundness, under sequential consistency: let `r` read cell `c` in thread `T` and let `m`
 //! be `main`'s create of `T`'s ancestor. The equation kept has, for `c`, only the initial write
 //! and writes of `main` emitted before `m` (the final check; symbolic execution runs `main`
@@ -35,7 +38,7 @@ use cranelift_entity::EntityRef;
 use encoder::{BitVec, Location};
 
 use super::exec::{GuessLevel, Symex};
-use super::memory::{InitValue, ObjId};
+use super::memory::{InitValue, ObjId, ObjKind};
 use crate::sharing::AbsObj;
 
 impl Symex<'_, '_, '_> {
@@ -50,6 +53,12 @@ impl Symex<'_, '_, '_> {
         loc: Location,
     ) -> Option<BitVec> {
         let mark = self.threads.get(self.cur_number as usize)?.main_mark?;
+        // Under no-data-race a `free` writes every cell of the heap objects it may hit, as
+        // events inserted after all threads ran (`close_free_writes`), which the check of
+        // the guesses below cannot see: a heap cell's read stays an event there.
+        if self.opts.free_writes && self.mem.objects[o].kind == ObjKind::Heap {
+            return None;
+        }
         let abs = self.abs.get(o.index()).copied().flatten()?;
         // A guess only where it can hold: an object a thread may write has this cell as one
         // of several (a thread may write only others).

@@ -1,0 +1,16 @@
+// main frees the object a thread reads without joining it: the free races with the read. Under no-data-race that read (of a cell only main wrote, before the create) must stay an event.
+#include <pthread.h>
+#include <stdlib.h>
+struct S { int x; int y; };
+struct S *p;
+void *t(void *a) { int v = p->x; (void)v; return 0; }
+int main(void) {
+  pthread_t h;
+  p = malloc(sizeof(struct S));
+  if (!p) return 0;
+  p->x = 1;
+  p->y = 2;
+  pthread_create(&h, 0, t, 0);
+  free(p);
+  return 0;
+}
