@@ -299,13 +299,8 @@ fn causal_maps_cut_revisits_and_keep_the_verdict() {
     assert_verdicts(&["rvf_two_readers_true.c"], &["rvf_two_readers_false.c"]);
 }
 
-/// On every program of tests/programs whose whole space both explore within half a second each,
-/// the exploration with causal maps covers the same RVF classes (those of its leaves) and
-/// finds the same violations as without them. (Not always in fewer instances: an instance
-/// reached again under a causal map that the first visit's map does not imply is explored
-/// again.)
-#[test]
-fn causal_maps_lose_no_execution_on_the_test_programs() {
+/// Every program of tests/programs that lowers, with the bound its header names.
+fn test_programs() -> Vec<(String, Program, u32)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .expect("tests/programs")
@@ -313,9 +308,9 @@ fn causal_maps_lose_no_execution_on_the_test_programs() {
         .filter(|n| n.ends_with(".c"))
         .collect();
     names.sort();
-    let mut compared = 0;
-    for name in &names {
-        let head = std::fs::read_to_string(dir.join(name)).expect("readable");
+    let mut out = Vec::new();
+    for name in names {
+        let head = std::fs::read_to_string(dir.join(&name)).expect("readable");
         let unwind: u32 = head
             .lines()
             .next()
@@ -323,28 +318,49 @@ fn causal_maps_lose_no_execution_on_the_test_programs() {
             .and_then(|r| r.split_whitespace().next())
             .and_then(|n| n.parse().ok())
             .expect("unwind header");
-        let Ok(prog) = frontend::load_file(&dir.join(name), DataModel::Lp64) else {
-            continue;
-        };
-        let run = |causal_maps| {
-            rvf::explore(
-                &prog,
-                &rvf::Options {
-                    bounds: Bounds { unwind, ..bounds() },
-                    budget: Budget {
-                        max_executions: None,
-                        deadline: Some(
-                            std::time::Instant::now() + std::time::Duration::from_millis(500),
-                        ),
-                    },
-                    all: true,
-                    count_classes: true,
-                    causal_maps,
-                    fixed_reads: true,
-                    symbolic_inputs: true,
-                },
-            )
-        };
+        if let Ok(prog) = frontend::load_file(&dir.join(&name), DataModel::Lp64) {
+            out.push((name, prog, unwind));
+        }
+    }
+    out
+}
+
+/// rvf over the whole space of `prog` (classes counted) within half a second.
+fn half_second(
+    prog: &Program,
+    unwind: u32,
+    causal_maps: bool,
+    fixed_reads: bool,
+    symbolic_inputs: bool,
+) -> rvf::Report {
+    rvf::explore(
+        prog,
+        &rvf::Options {
+            bounds: Bounds { unwind, ..bounds() },
+            budget: Budget {
+                max_executions: None,
+                deadline: Some(std::time::Instant::now() + std::time::Duration::from_millis(500)),
+            },
+            all: true,
+            count_classes: true,
+            causal_maps,
+            fixed_reads,
+            symbolic_inputs,
+        },
+    )
+}
+
+/// On every program of tests/programs whose whole space both explore within half a second each,
+/// the exploration with causal maps covers the same RVF classes (those of its leaves) and
+/// finds the same violations as without them. (Not always in fewer instances: an instance
+/// reached again under a causal map that the first visit's map does not imply is explored
+/// again.)
+#[test]
+fn causal_maps_lose_no_execution_on_the_test_programs() {
+    let mut compared = 0;
+    for (name, prog, unwind) in &test_programs() {
+        let unwind = *unwind;
+        let run = |causal_maps| half_second(prog, unwind, causal_maps, true, true);
         let (with, without) = (run(true), run(false));
         if with.findings.incomplete.is_some() || without.findings.incomplete.is_some() {
             continue;
@@ -374,46 +390,11 @@ fn causal_maps_lose_no_execution_on_the_test_programs() {
 /// same RVF classes, and finds the same violations as with every read searched.
 #[test]
 fn fixed_reads_lose_no_class_on_the_test_programs() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs");
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .expect("tests/programs")
-        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".c"))
-        .collect();
-    names.sort();
     let mut compared = 0;
     let mut faster = 0;
-    for name in &names {
-        let head = std::fs::read_to_string(dir.join(name)).expect("readable");
-        let unwind: u32 = head
-            .lines()
-            .next()
-            .and_then(|l| l.split("unwind:").nth(1))
-            .and_then(|r| r.split_whitespace().next())
-            .and_then(|n| n.parse().ok())
-            .expect("unwind header");
-        let Ok(prog) = frontend::load_file(&dir.join(name), DataModel::Lp64) else {
-            continue;
-        };
-        let run = |fixed_reads| {
-            rvf::explore(
-                &prog,
-                &rvf::Options {
-                    bounds: Bounds { unwind, ..bounds() },
-                    budget: Budget {
-                        max_executions: None,
-                        deadline: Some(
-                            std::time::Instant::now() + std::time::Duration::from_millis(500),
-                        ),
-                    },
-                    all: true,
-                    count_classes: true,
-                    causal_maps: false,
-                    fixed_reads,
-                    symbolic_inputs: false,
-                },
-            )
-        };
+    for (name, prog, unwind) in &test_programs() {
+        let unwind = *unwind;
+        let run = |fixed_reads| half_second(prog, unwind, false, fixed_reads, false);
         let (with, without) = (run(true), run(false));
         if with.findings.incomplete.is_some() || without.findings.incomplete.is_some() {
             continue;
