@@ -477,30 +477,14 @@ fn deepen(
                 Verdict::Unknown(UnknownReason::BoundTooSmall { .. })
             );
         if options.unwind != Unwind::Auto || !deeper || bound >= MAX_AUTO_UNWIND {
-            let counts = outcome.stats.clone();
-            outcome.stats = EngineStats {
-                symex_time: times.symex_time,
-                encode_time: times.encode_time,
-                sat_time: times.sat_time,
-                graph_time: times.graph_time,
-                exact_time: times.exact_time,
-                ..counts
-            };
+            outcome.stats = with_times(std::mem::take(&mut outcome.stats), &times);
             return Ok((bound, outcome, None));
         }
         // The prover proves unreach-call only.
         let proving = options.unwind == Unwind::Auto && *property == Property::UnreachCall;
         let proved = |outcome: &mut engine::Outcome, times: &EngineStats, p: Proof| {
-            let counts = outcome.stats.clone();
             outcome.verdict = Verdict::True { complete: true };
-            outcome.stats = EngineStats {
-                symex_time: times.symex_time,
-                encode_time: times.encode_time,
-                sat_time: times.sat_time,
-                graph_time: times.graph_time,
-                exact_time: times.exact_time,
-                ..counts
-            };
+            outcome.stats = with_times(std::mem::take(&mut outcome.stats), times);
             let invs = crate::prove::witness::invariants(&p);
             (p.method, invs)
         };
@@ -569,6 +553,18 @@ fn deepen(
             continue;
         }
         bound = next_bound(bound);
+    }
+}
+
+/// The counts of the deciding bound's `counts` with the phase times summed over every bound.
+fn with_times(counts: EngineStats, times: &EngineStats) -> EngineStats {
+    EngineStats {
+        symex_time: times.symex_time,
+        encode_time: times.encode_time,
+        sat_time: times.sat_time,
+        graph_time: times.graph_time,
+        exact_time: times.exact_time,
+        ..counts
     }
 }
 
