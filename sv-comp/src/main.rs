@@ -3,12 +3,14 @@
 //! product: it draws formulas from `cnf-gen` and runs the `yogar` binary as a child.
 //!
 //! Sections: `solvers` (every SAT back end on the same generated formulas), `engines` (every
-//! engine configuration on the shared SV-COMP tasks and a deep-bound set) and `growth` (the
-//! default and the monolithic engine against the unwind bound and the thread count) and
+//! engine configuration on the shared SV-COMP tasks and a deep-bound set) and `growth` (CPU,
+//! clauses and peak memory against the unwind bound and the thread count, of two binaries or
+//! of the default and the monolithic engine) and
 //! `rsmc` (the POWER explorer on the SB+kW family), and `races` (the default engine under
 //! no-data-race against unreach-call on the shared tasks: the median CPU ratio must stay ≤ 2),
-//! and `depth` (issue #27: the default engine's CPU, clauses and peak memory against the bound
-//! on the deep-bound set and the largest equations; `make bench ARGS=depth`).
+//! and `depth` (issue #27: the default engine against the monolithic one on CaDiCaL and batsat
+//! on the deep-bound set, with the total CPU ratio, and the largest equations;
+//! `make bench ARGS=depth`). `growth` compares two binaries with `--before PATH`.
 //!
 //! `yogar-bench regress ...` (`make regress`) is the SV-COMP regression runner instead, with
 //! a command line of its own (`regress --help`), and `yogar-bench agree ...` (`make agree`)
@@ -30,6 +32,7 @@ mod regress;
 mod rsmc;
 mod runs;
 mod solvers;
+mod thread_families;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -63,6 +66,10 @@ pub struct Options {
     pub unwind: Option<u32>,
     /// `engines`: tasks run side by side (default 1; CPU times stay per run).
     pub jobs: Option<usize>,
+    /// The `yogar` binary to run (default: the one next to the bench executable).
+    pub yogar: Option<PathBuf>,
+    /// `growth`: a second binary, printed as the `before` column beside `--yogar`'s `after`.
+    pub before: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -90,7 +97,8 @@ fn main() -> ExitCode {
 
 /// The command line of `yogar-bench`:
 /// `yogar-bench [--solvers-only | SECTION...] [--quick] [--only TEXT] [--solver NAME]...
-/// [--svb PATH] [--filter TEXT] [--limit SECONDS] [--tasks N] [--all] [--unwind N]`.
+/// [--svb PATH] [--filter TEXT] [--limit SECONDS] [--tasks N] [--all] [--unwind N] [--jobs N]
+/// [--yogar PATH] [--before PATH]`.
 /// Returns the process exit code (0; 1 when the engines disagreed on a verdict; 2 for a bad
 /// argument).
 fn run(args: &[String]) -> u8 {
@@ -116,13 +124,16 @@ fn run(args: &[String]) -> u8 {
                 }
             },
             "--all" => options.all = true,
-            "--svb" | "--filter" | "--limit" | "--tasks" | "--unwind" | "--jobs" => {
+            "--svb" | "--filter" | "--limit" | "--tasks" | "--unwind" | "--jobs" | "--yogar"
+            | "--before" => {
                 let Some(value) = args.next() else {
                     eprintln!("yogar-bench: error: {arg} needs a value");
                     return 2;
                 };
                 match arg.as_str() {
                     "--svb" => options.svb = Some(PathBuf::from(value)),
+                    "--yogar" => options.yogar = Some(PathBuf::from(value)),
+                    "--before" => options.before = Some(PathBuf::from(value)),
                     "--filter" => options.filter = Some(value.clone()),
                     "--limit" => {
                         match value.parse::<f64>() {
@@ -154,7 +165,7 @@ fn run(args: &[String]) -> u8 {
                 println!(
                     "usage: yogar-bench [--solvers-only | SECTION...] [--quick] [--only TEXT] \
                      [--solver NAME]... [--svb PATH] [--filter TEXT] [--limit SECONDS] \
-                     [--tasks N] [--all] [--unwind N] [--jobs N]\n\
+                     [--tasks N] [--all] [--unwind N] [--jobs N] [--yogar PATH] [--before PATH]\n\
                      sections: {}\n\
                      yogar-bench regress --help: the SV-COMP regression (make regress)\n\
                      yogar-bench agree --help: SAT engine and explorers agree (make agree)\n\

@@ -226,6 +226,27 @@ pub fn yogar_binary() -> Option<PathBuf> {
     bin.is_file().then_some(bin)
 }
 
+/// The `yogar` binary a section runs: `--yogar PATH` when given, else the one next to the
+/// bench executable; `None` after printing why there is none.
+pub fn chosen_binary(options: &super::Options) -> Option<PathBuf> {
+    match &options.yogar {
+        Some(path) if path.is_file() => Some(path.clone()),
+        Some(path) => {
+            println!("skipped: --yogar {} is not a file", path.display());
+            None
+        }
+        None => {
+            let found = yogar_binary();
+            if found.is_none() {
+                println!(
+                    "skipped: no yogar binary next to the bench executable (run `make build`)"
+                );
+            }
+            found
+        }
+    }
+}
+
 /// Runs `yogar verify ARGS --stats --timeout … FILE` on one file under the CPU limit
 /// `limit` (a timeout when it runs out), with a large wall-clock backstop for a child that
 /// sleeps; the child's CPU time is its own, so runs may go side by side.
@@ -255,6 +276,11 @@ pub fn run_verify(yogar: &Path, args: &[String], file: &Path, limit: f64) -> Eng
         }
     };
     let mut output = parse_output(&ended.stdout);
+    // A yogar without the `peak memory MiB` line (an older binary compared against, or a run
+    // cut short before `--stats`): the child's peak RSS from `wait4`, helpers included.
+    if output.peak_mib.is_none() && ended.max_rss > 0 {
+        output.peak_mib = Some(ended.max_rss as f64 / (1024.0 * 1024.0));
+    }
     // Only a verdict line the exit code confirms is a verdict (not one a kill cut short).
     output.verdict = agreed_verdict(&ended.stdout, ended.code).map(RunVerdict::from);
     let verdict = match &output.verdict {
@@ -296,8 +322,7 @@ pub fn setup(options: &super::Options) -> Option<(PathBuf, PathBuf, Vec<BenchTas
     };
     // Resolved so task paths in messages read without `..` steps.
     let svb = svb.canonicalize().unwrap_or(svb);
-    let Some(yogar) = yogar_binary() else {
-        println!("skipped: no yogar binary next to the bench executable (run `make build`)");
+    let Some(yogar) = chosen_binary(options) else {
         return None;
     };
     match load_tasks(&svb) {
