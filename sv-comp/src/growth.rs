@@ -26,6 +26,9 @@ pub const THREADS: [u32; 6] = [2, 3, 4, 6, 8, 10];
 /// Seconds per run by default.
 pub const DEFAULT_LIMIT: f64 = 60.0;
 
+/// A generated thread family: its name and the program of `n` threads.
+type Family = (&'static str, fn(u32) -> String);
+
 /// One column: a binary and the arguments of the configuration.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Column {
@@ -170,7 +173,7 @@ pub fn run(options: &Options) {
         );
         return;
     }
-    let families: [(&str, fn(u32) -> String); 2] = [
+    let families: [Family; 2] = [
         ("lock_counter", thread_families::lock_counter),
         ("pending_adders", thread_families::pending_adders),
     ];

@@ -322,9 +322,7 @@ pub fn setup(options: &super::Options) -> Option<(PathBuf, PathBuf, Vec<BenchTas
     };
     // Resolved so task paths in messages read without `..` steps.
     let svb = svb.canonicalize().unwrap_or(svb);
-    let Some(yogar) = chosen_binary(options) else {
-        return None;
-    };
+    let yogar = chosen_binary(options)?;
     match load_tasks(&svb) {
         Ok(tasks) => Some((svb, yogar, tasks)),
         Err(e) => {
