@@ -127,7 +127,7 @@ impl Findings {
                 complete: bounds.assertions,
             }
         };
-        Outcome { verdict, stats }
+        Outcome::new(verdict, stats)
     }
 }
 
