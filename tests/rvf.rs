@@ -739,3 +739,84 @@ fn inputs_are_not_symbolic_without_decisions_for_overflow_tests() {
     let why = format!("{:?}", r.findings.incomplete);
     assert!(why.contains("too many values"), "{why}");
 }
+
+/// rvf over the whole space of `prog` within half a second, as `--engine rvf` explores it:
+/// classes not counted, so children whose read stops its thread silently are not explored
+/// (`rvf::stopping`); with `count`, classes counted and every child explored.
+fn half_second_pruned(prog: &Program, unwind: u32, count: bool) -> rvf::Report {
+    rvf::explore(
+        prog,
+        &rvf::Options {
+            bounds: Bounds { unwind, ..bounds() },
+            budget: Budget {
+                max_executions: None,
+                deadline: Some(std::time::Instant::now() + std::time::Duration::from_millis(500)),
+            },
+            all: true,
+            count_classes: count,
+            causal_maps: false,
+            fixed_reads: true,
+            symbolic_inputs: true,
+        },
+    )
+}
+
+/// A child whose read makes main abort with nothing the workers can see (a guard in a global
+/// only main touches) is not explored, and the exploration is smaller for it; the FALSE
+/// twin, whose main writes a global the workers read before it aborts, keeps that child and
+/// its violation.
+#[test]
+fn silent_stops_are_not_explored() {
+    let prog = load("silent_stop_guard_true.c");
+    let pruned = half_second_pruned(&prog, 2, false);
+    let whole = half_second_pruned(&prog, 2, true);
+    assert!(pruned.findings.incomplete.is_none() && whole.findings.incomplete.is_none());
+    assert!(pruned.findings.violation.is_none() && whole.findings.violation.is_none());
+    let (p, w) = (&pruned.findings.stats, &whole.findings.stats);
+    assert!(p.silent_stops >= 1, "{p:?}");
+    assert_eq!(w.silent_stops, 0);
+    assert!(
+        p.executions < w.executions,
+        "{} vs {}",
+        p.executions,
+        w.executions
+    );
+    assert!(p.nodes < w.nodes, "{} vs {}", p.nodes, w.nodes);
+    assert_verdicts(&["silent_stop_guard_true.c"], &["silent_stop_seen_false.c"]);
+}
+
+/// On every program of tests/programs whose whole space both explore within half a second,
+/// not exploring silent stops finds a violation exactly when exploring them does (both
+/// complete), in at most as many executions.
+#[test]
+fn silent_stops_lose_no_violation_on_the_test_programs() {
+    let mut compared = 0;
+    let mut pruned_some = 0;
+    for (name, prog, unwind) in &test_programs() {
+        let (p, w) = (
+            half_second_pruned(prog, *unwind, false),
+            half_second_pruned(prog, *unwind, true),
+        );
+        if p.findings.incomplete.is_some() || w.findings.incomplete.is_some() {
+            continue;
+        }
+        compared += 1;
+        pruned_some += usize::from(p.findings.stats.silent_stops > 0);
+        assert_eq!(
+            p.findings.violation.is_some(),
+            w.findings.violation.is_some(),
+            "{name}"
+        );
+        if w.findings.violation.is_none() {
+            assert!(
+                p.findings.stats.executions <= w.findings.stats.executions,
+                "{name}"
+            );
+        }
+    }
+    assert!(compared >= 40, "only {compared} programs compared");
+    assert!(
+        pruned_some >= 3,
+        "silent stops in only {pruned_some} programs"
+    );
+}

@@ -449,6 +449,7 @@ fn stat_lines(s: &engine::EngineStats) -> Vec<(&'static str, Value)> {
             ("constrained independences", e.constrained.into()),
             ("settled reads taken alone", e.settled.into()),
             ("unneeded writes taken alone", e.quiet_writes.into()),
+            ("silent stops not explored", e.silent_stops.into()),
             ("input classes", e.input_classes.into()),
             ("paths covered", e.paths.into()),
             ("stored states", e.states.into()),

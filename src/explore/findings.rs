@@ -45,6 +45,9 @@ pub struct ExploreStats {
     /// Witness prefixes extended by one write whose cells' old and new values no event left
     /// needs, without trying the other extensions (rvf: VerifySC's greedy rule 1b).
     pub quiet_writes: u64,
+    /// Child instances not explored because their new read stops its thread without an
+    /// effect another thread sees (rvf: `rvf::stopping`).
+    pub silent_stops: u64,
     /// Input paths (sets of decisions on symbolic inputs) of the runs explored to their end:
     /// the classes of inputs covered (1 without symbolic inputs).
     pub input_classes: u64,

@@ -184,6 +184,7 @@ fn merge(total: &mut Findings, f: Findings) {
     t.causal_cuts += s.causal_cuts;
     t.settled += s.settled;
     t.quiet_writes += s.quiet_writes;
+    t.silent_stops += s.silent_stops;
     total.paths.extend(f.paths);
     total.stats.paths = total.paths.len() as u64;
 }

@@ -136,6 +136,7 @@ pub mod event;
 pub mod fixed;
 pub mod inputs;
 pub mod settled;
+pub mod stopping;
 pub mod verify_sc;
 
 use std::collections::{BTreeSet, HashMap};
@@ -232,6 +233,7 @@ pub(crate) fn explore_under(prog: &Program, opts: &Options, conc: Option<Handle>
         }
     };
     let settled = settled::Settled::of(prog);
+    let private = stopping::Private::of(prog);
     let mut seen: HashMap<u64, Vec<Explored>> = HashMap::new();
     let mut stack = vec![Node {
         inst: vec![Vec::new()],
@@ -408,17 +410,35 @@ pub(crate) fn explore_under(prog: &Program, opts: &Options, conc: Option<Handle>
                     break 'search;
                 }
             }
-            // The settled read ends a run short of a violation (a trap, a bound): the runs
-            // that end before it need not have it, so the other reads are processed too.
+            // A child whose read stops its thread silently is not explored (`stopping`); not
+            // while counting classes, whose leaves it would drop.
+            let silent = |ev: &Option<Ev>, st: &verify_sc::State| {
+                !opts.count_classes
+                    && ev
+                        .as_ref()
+                        .is_some_and(|ev| private.silent_stop(ev, &st.machine, &st.sync, t, idx))
+            };
+            let before = found.witnesses.len();
+            let witnesses: Vec<_> = found
+                .witnesses
+                .into_iter()
+                .filter(|(ev, st)| !silent(ev, st))
+                .collect();
+            let dropped = (before - witnesses.len()) as u64;
+            f.stats.silent_stops += dropped;
+            // The settled read ends a run short of a violation (a trap, a bound), or stops
+            // its thread in a child not explored: the runs without it are not below its
+            // children, so the other reads are processed too.
             if alone == Some(t)
-                && found
-                    .ended
-                    .iter()
-                    .any(|e| !matches!(e.end, RunEnd::Violation { .. }))
+                && (dropped > 0
+                    || found
+                        .ended
+                        .iter()
+                        .any(|e| !matches!(e.end, RunEnd::Violation { .. })))
             {
                 order.extend(every.iter().filter(|&&u| u != t));
             }
-            for (ev, st) in found.witnesses {
+            for (ev, st) in witnesses {
                 let mut inst = node.inst.clone();
                 inst[t].push(ev.expect("a candidate witness"));
                 children.push(Node {
