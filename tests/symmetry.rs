@@ -65,8 +65,8 @@ fn threads_told_apart_get_no_order() {
         "symmetry_joined_false.c",
         "symmetry_self_false.c",
     ] {
-        let out = equation(name, 2);
-        assert_eq!(ordered_pairs(&out), vec![], "{name}");
+        let pairs = ordered_pairs(&equation(name, 2));
+        assert!(pairs.is_empty(), "{name}: {pairs:?}");
     }
 }
 
