@@ -122,6 +122,17 @@ pub struct JoinEdge {
     pub atomic: Option<AtomicBlock>,
 }
 
+/// `before` precedes `after` (when `guard` holds) in every execution searched: not program
+/// order but a restriction of the search that the builder proved loses no outcome (symmetry
+/// breaking between identical threads, `yogar::symex::symmetry`). The encodings treat it as
+/// one more guarded edge of the program-order graph.
+#[derive(Copy, Clone, Debug)]
+pub struct SearchOrder {
+    pub before: Event,
+    pub after: Event,
+    pub guard: Lit,
+}
+
 #[derive(Clone, Debug)]
 pub struct LocationData {
     pub name: String,
@@ -181,6 +192,8 @@ pub struct Equation {
     pub locations: PrimaryMap<Location, LocationData>,
     pub creates: Vec<CreateEdge>,
     pub joins: Vec<JoinEdge>,
+    /// Orders between events of different threads that restrict the search ([`SearchOrder`]).
+    pub search_orders: Vec<SearchOrder>,
     atomic_blocks: PrimaryMap<AtomicBlock, ()>,
     init_thread: Thread,
 }
@@ -198,6 +211,7 @@ impl Equation {
             locations: PrimaryMap::new(),
             creates: Vec::new(),
             joins: Vec::new(),
+            search_orders: Vec::new(),
             atomic_blocks: PrimaryMap::new(),
             init_thread,
         }
@@ -312,6 +326,15 @@ impl Equation {
         });
         let idx = self.joins.len() - 1;
         self.threads[joiner].items.push(ThreadItem::Join(idx));
+    }
+
+    /// Adds a [`SearchOrder`]: `before` precedes `after` whenever `guard` holds.
+    pub fn add_search_order(&mut self, before: Event, after: Event, guard: Lit) {
+        self.search_orders.push(SearchOrder {
+            before,
+            after,
+            guard,
+        });
     }
 
     /// The writes of each location, in event order.

@@ -41,7 +41,7 @@ mod search;
 pub use bitvec::BitVec;
 pub use equation::{
     AccessKind, AtomicBlock, CreateEdge, Equation, EquationError, Event, EventData, JoinEdge,
-    Location, LocationData, Thread, ThreadData, ThreadItem,
+    Location, LocationData, SearchOrder, Thread, ThreadData, ThreadItem,
 };
 pub use float::FloatFormat;
 pub use gates::{Counters, Encoder, EncoderState};

@@ -3,7 +3,8 @@
 //! The graph has one node per event plus synchronisation nodes: the start and end of every
 //! thread and every create/join point. A thread is a chain `start → items… → end`; a create
 //! point links to the child's start, the child's end links to a join point, and the init
-//! thread's end links to every other thread's start. Going through points (rather than linking
+//! thread's end links to every other thread's start. An [`crate::SearchOrder`] (symmetry
+//! breaking) is an edge between its two events. Going through points (rather than linking
 //! events directly) keeps orders such as "the parent's events before the create precede the
 //! grandchild's events" when the child has no event before creating the grandchild.
 //!
@@ -102,6 +103,11 @@ impl PoGraph {
         }
         for (j, edge) in eq.joins.iter().enumerate() {
             edges.push((end[edge.child], join_node[j], edge.guard));
+        }
+        // Search orders are no program order, but every encoding built on this graph (ξ, the
+        // ordering theory, the direct search) must respect them, so they are edges too.
+        for o in &eq.search_orders {
+            edges.push((o.before.index(), o.after.index(), o.guard));
         }
         PoGraph {
             num_nodes,

@@ -388,6 +388,7 @@ fn stat_lines(s: &engine::EngineStats) -> Vec<(&'static str, Value)> {
     let mut v: Vec<(&'static str, Value)> = vec![
         ("threads", s.threads.into()),
         ("events", s.events.into()),
+        ("symmetry orders", s.search_orders.into()),
         ("variables", s.vars.into()),
         ("clauses", s.clauses.into()),
         ("zeta clauses", s.zeta_clauses.into()),

@@ -305,6 +305,10 @@ pub fn symbolic_execution(
     symex.overflow_checks = opts.property == Property::NoOverflow;
     symex.memsafety = opts.property == Property::ValidMemsafety;
     symex.free_writes = opts.property == Property::NoDataRace;
+    // Symmetry breaking keeps every reachable check under sequential consistency; races and
+    // memory safety see thread or object identities it moves (`symex::symmetry`).
+    symex.symmetry = opts.memory_model == MemoryModel::Sc
+        && matches!(opts.property, Property::UnreachCall | Property::NoOverflow);
     // Symbolic execution of a large program can take long by itself: it watches the deadline.
     if let Some(t) = opts.timeout {
         let d = start + t;
@@ -323,6 +327,8 @@ pub struct EngineStats {
     /// Loops and waits the spin reduction cut (symbolic execution).
     pub spin: crate::symex::SpinStats,
     pub events: usize,
+    /// Orders between identical threads' first events (symmetry breaking).
+    pub search_orders: usize,
     pub threads: usize,
     pub vars: u64,
     pub clauses: u64,
@@ -578,6 +584,7 @@ pub(crate) fn order_and_links(
     let start = Instant::now();
     let eq = &out.equation;
     stats.events = eq.events.len();
+    stats.search_orders = eq.search_orders.len();
     stats.threads = out.threads.len();
     let unsupported = |e: &dyn std::fmt::Display| UnknownReason::unsupported(e.to_string());
     let po = encoder::ProgramOrder::unconditional(eq).map_err(|e| unsupported(&e))?;

@@ -36,6 +36,20 @@ pub(super) struct ThreadInst {
     /// when `main` created it (or that ancestor): `main`'s events below are before the create in
     /// its program order, hence happen before every event of this thread. None for `main`.
     pub main_mark: Option<usize>,
+    /// What makes it distinguishable from a thread with the same entry and argument
+    /// (`symmetry`): it called `pthread_self`, a read took `main`'s value, or it made objects.
+    pub distinct: Distinct,
+}
+
+/// Why a thread instance may behave differently from its twins (`symmetry`).
+#[derive(Copy, Clone, Debug, Default)]
+pub(super) struct Distinct {
+    /// It called `pthread_self` (its number is a value it can compute with).
+    pub identity: bool,
+    /// A read took `main`'s value at its create (`main_values`), which depends on the create.
+    pub folded: bool,
+    /// It made heap or stack objects (their numbers, in pointers, differ between twins).
+    pub objects: bool,
 }
 
 pub(super) struct Symex<'a, 'b, 's> {
@@ -295,6 +309,9 @@ fn execute(
     }
     done?;
     sx.finish_init_writes();
+    if opts.symmetry {
+        sx.break_symmetry();
+    }
     let Symex {
         eq,
         event_info,

@@ -88,6 +88,7 @@ impl Symex<'_, '_, '_> {
         }
         self.guesses.push((loc, mark, abs, off));
         self.guessed |= guessing;
+        self.threads[self.cur_number as usize].distinct.folded = true;
         Some(v)
     }
 

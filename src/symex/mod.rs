@@ -27,6 +27,7 @@ mod objects;
 pub mod print;
 mod spin;
 pub mod state;
+mod symmetry;
 mod threads;
 
 use std::collections::HashMap;
@@ -66,6 +67,9 @@ pub struct SymexOptions {
     /// A `free` writes every cell of the object it frees (no-data-race: a free races with an
     /// access of another thread to the object it is not ordered with).
     pub free_writes: bool,
+    /// Order the first events of identical threads by their creation (`symmetry`; sound for
+    /// reachability properties under sequential consistency only).
+    pub symmetry: bool,
 }
 
 impl Default for SymexOptions {
@@ -80,6 +84,7 @@ impl Default for SymexOptions {
             overflow_checks: false,
             memsafety: false,
             free_writes: false,
+            symmetry: false,
         }
     }
 }

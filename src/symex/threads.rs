@@ -6,6 +6,7 @@ use solver_glue::Lit;
 
 use super::access::Via;
 use super::exec::{Symex, ThreadInst};
+use super::memory::ObjKind;
 use super::state::{State, Val, THREAD_FRAME};
 use super::{unsupported, SymexError, ThreadInfo};
 use crate::ir::{Callee, Expr, FuncId, Loc, Place, VarId};
@@ -60,6 +61,7 @@ impl Symex<'_, '_, '_> {
             ret,
             parent: (!self.threads.is_empty()).then_some(self.cur_number as usize),
             main_mark,
+            distinct: Default::default(),
         });
         self.todo.push_back(number as usize);
         Ok(number)
@@ -73,6 +75,7 @@ impl Symex<'_, '_, '_> {
         self.cur = thread;
         self.cur_number = i as u32;
         self.exits.clear();
+        let objects_before = self.mem.objects.len();
         let mut st = State::new(guard);
         // Thread-local variables start zeroed, then their initialisers run in this thread.
         let tls: Vec<(VarId, crate::ir::TypeId)> = self
@@ -99,6 +102,12 @@ impl Symex<'_, '_, '_> {
         let opened = func.atomic && self.open_atomic(&mut st);
         let (mut end, ret) = self.call(entry, args, st)?;
         self.close_atomic(&mut end, opened);
+        self.threads[i].distinct.objects = self
+            .mem
+            .objects
+            .values()
+            .skip(objects_before)
+            .any(|o| matches!(o.kind, ObjKind::Local | ObjKind::Heap));
         let ptr_bits = self.mem.ptr_bits;
         let mut ends: Vec<(Lit, BitVec)> = std::mem::take(&mut self.exits);
         if i == 0 {
@@ -168,6 +177,7 @@ impl Symex<'_, '_, '_> {
 
     /// `pthread_self`: the current thread's number.
     pub(super) fn thread_self(&mut self, dst: &Place, s: &mut State) -> Result<(), SymexError> {
+        self.threads[self.cur_number as usize].distinct.identity = true;
         let bits = self.prog.types.bits(dst.ty);
         let v = self.enc.bv_const(bits, self.cur_number as u64);
         let g = s.guard;

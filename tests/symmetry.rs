@@ -1,0 +1,83 @@
+//! Symmetry breaking between identical threads (`symex::symmetry`): counts the search orders
+//! the equations of the test programs `symmetry_*` get, whose verdicts
+//! `tests/program_verdicts.rs` checks (a TRUE program with twins, and FALSE twins whose error
+//! would be lost if their threads were taken as interchangeable).
+
+use std::path::Path;
+
+use yogar::frontend;
+use yogar::ir::DataModel;
+use yogar::symex::SymexOutput;
+
+fn equation(name: &str, unwind: u32) -> SymexOutput {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/programs")
+        .join(name);
+    let prog = frontend::load_file(&path, DataModel::Lp64).expect("test program lowers");
+    yogar::pipeline::equation(&prog, unwind).expect("symbolic execution runs")
+}
+
+/// The (creation number of the thread before, of the thread after) of each search order.
+fn ordered_pairs(out: &SymexOutput) -> Vec<(u32, u32)> {
+    let eq = &out.equation;
+    let number = |e: encoder::Event| {
+        let t = eq.events[e].thread;
+        out.threads
+            .iter()
+            .find(|i| i.thread == t)
+            .expect("thread")
+            .number
+    };
+    eq.search_orders
+        .iter()
+        .map(|o| (number(o.before), number(o.after)))
+        .collect()
+}
+
+#[test]
+fn three_identical_adders_get_two_orders_in_creation_order() {
+    // main is 0, the stopper 1, the adders 2, 3, 4 (a different entry: no twin of theirs).
+    let out = equation("symmetry_twins_true.c", 4);
+    assert_eq!(ordered_pairs(&out), vec![(2, 3), (3, 4)]);
+    // Each order goes from a first event to a first event of its thread.
+    let eq = &out.equation;
+    for o in &eq.search_orders {
+        for e in [o.before, o.after] {
+            let t = eq.events[e].thread;
+            assert_eq!(
+                eq.threads[t].items.first(),
+                Some(&encoder::ThreadItem::Event(e))
+            );
+        }
+    }
+}
+
+#[test]
+fn twins_that_may_start_in_either_order_get_one_order() {
+    let out = equation("symmetry_created_last_first_false.c", 2);
+    assert_eq!(ordered_pairs(&out), vec![(1, 2)]);
+}
+
+#[test]
+fn threads_told_apart_get_no_order() {
+    for name in [
+        "symmetry_args_differ_false.c",
+        "symmetry_joined_false.c",
+        "symmetry_self_false.c",
+    ] {
+        let pairs = ordered_pairs(&equation(name, 2));
+        assert!(pairs.is_empty(), "{name}: {pairs:?}");
+    }
+}
+
+#[test]
+fn the_deep_driver_task_gets_nine_orders_between_its_ten_adders() {
+    let path = Path::new("/work/shared/sv-benchmarks/c/pthread-lit/qw2004_variant.i");
+    if !path.exists() {
+        return;
+    }
+    let prog = frontend::load_file(path, DataModel::Ilp32).expect("task lowers");
+    let out = yogar::pipeline::equation(&prog, 11).expect("symbolic execution runs");
+    let pairs = ordered_pairs(&out);
+    assert_eq!(pairs.len(), 9, "{pairs:?}");
+}
