@@ -234,8 +234,7 @@ pub fn verify(task: &Task, options: &Options) -> Result<Outcome, VerifyError> {
         (Verdict::True { complete: true }, None) => (
             Some(
                 outcome
-                    .stats
-                    .proof
+                    .proved_by
                     .clone()
                     .unwrap_or_else(|| format!("unwinding assertions at bound {bound}")),
             ),

@@ -68,14 +68,14 @@ fn every_program_gets_its_expected_verdict() {
         let out = stateful::run(&prog, &options());
         let ok = match (expect.as_str(), &out.verdict) {
             ("TRUE", Verdict::True { complete: true }) => {
-                let proof = out.stats.proof.clone().unwrap_or_default();
+                let proof = out.proved_by.clone().unwrap_or_default();
                 let states = out.stats.explore.as_ref().map_or(0, |e| e.states);
                 proof == format!("stateful exploration ({states} states)") && states > 0
             }
             ("FALSE", Verdict::False { trace }) => {
-                !trace.events.is_empty() && out.stats.proof.is_none()
+                !trace.events.is_empty() && out.proved_by.is_none()
             }
-            ("UNKNOWN", Verdict::Unknown(_)) => out.stats.proof.is_none(),
+            ("UNKNOWN", Verdict::Unknown(_)) => out.proved_by.is_none(),
             _ => false,
         };
         if !ok {

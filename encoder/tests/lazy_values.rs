@@ -9,13 +9,14 @@ mod common;
 
 use std::collections::HashSet;
 
+use common::accepted::{connected_theory, each_accepted_map};
 use common::events::{Plan, Reference};
 use common::Rng;
 use cranelift_entity::EntityRef;
 use encoder::{
-    encode_links_with, BitVec, Coherence, Encoder, OrderTheory, ProgramOrder, ValueEquality,
+    encode_links_with, BitVec, Coherence, Encoder, Event, OrderTheory, ProgramOrder, ValueEquality,
 };
-use solver_glue::{make_solver, Lit, SolveResult};
+use solver_glue::make_solver;
 
 /// Per event and bit: `Some(v)` when a unit clause fixes it.
 type Fixed = Vec<[Option<bool>; 2]>;
@@ -99,56 +100,36 @@ fn agree(solver: &str, mode: ValueEquality, seed: u64, rounds: usize) -> Tally {
             .into_iter()
             .filter(|rf| values_fit(rf, &fixed))
             .collect();
-        let mut found: HashSet<Vec<Option<usize>>> = HashSet::new();
-        loop {
-            match enc.solver().solve(&[]) {
-                SolveResult::Unsat => break,
-                SolveResult::Interrupted => panic!("no budget was set"),
-                SolveResult::Sat => {}
-            }
-            let mut rf = vec![None; reference.n];
-            let mut chosen = Vec::new();
-            for &r in links.reads() {
-                for l in links.candidates(r) {
-                    if enc.value(l.lit) {
-                        rf[r.index()] = Some(l.write.index());
-                        chosen.push(l.lit);
-                        let (rv, wv) = (&eq.events[r].value, &eq.events[l.write].value);
-                        assert_eq!(
-                            enc.bv_value_u64(rv),
-                            enc.bv_value_u64(wv),
-                            "{solver} {mode:?} round {round}: read {r:?} differs from its write"
-                        );
-                    }
-                }
+        let what = format!("{solver} {mode:?} round {round}");
+        let (found, stats) = each_accepted_map(&mut enc, &links, reference.n, &what, |enc, acc| {
+            for (r, w) in acc.rf.iter().enumerate() {
+                let Some(w) = *w else { continue };
+                let (rv, wv) = (
+                    &eq.events[Event::new(r)].value,
+                    &eq.events[Event::new(w)].value,
+                );
+                assert_eq!(
+                    enc.bv_value_u64(rv),
+                    enc.bv_value_u64(wv),
+                    "{what}: read e{r} differs from its write"
+                );
             }
             assert!(
-                expected.contains(&rf),
-                "{solver} {mode:?} round {round}: accepted map {rf:?} is not feasible"
+                expected.contains(&acc.rf),
+                "{what}: accepted map {:?} is not feasible",
+                acc.rf
             );
-            let model: Vec<bool> = (1..=enc.solver_ref().num_vars())
-                .map(|v| enc.value(Lit::from_dimacs(v as i32)))
-                .collect();
-            let t = enc.solver().propagator().unwrap();
-            let t = t.as_any().downcast_ref::<OrderTheory>().unwrap();
-            t.schedule(&eq, |l| model[l.var().index()] == l.is_positive())
-                .unwrap_or_else(|e| panic!("{solver} {mode:?} round {round}: {e}"));
-            assert!(found.insert(rf), "{solver} round {round}: map found twice");
-            let block: Vec<Lit> = chosen.iter().map(|&l| !l).collect();
-            if block.is_empty() {
-                break;
-            }
-            enc.add_clause(&block);
-        }
+            connected_theory(enc)
+                .schedule(&eq, |l| acc.holds(l))
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
+        });
         assert_eq!(
             found, expected,
-            "{solver} {mode:?} round {round}: accepted maps differ from the feasible ones"
+            "{what}: accepted maps differ from the feasible ones"
         );
         tally.maps += found.len();
-        let t = enc.solver().propagator().unwrap();
-        let s = t.as_any().downcast_ref::<OrderTheory>().unwrap().stats();
-        tally.propagations += s.propagations;
-        tally.conflicts += s.conflicts;
+        tally.propagations += stats.propagations;
+        tally.conflicts += stats.conflicts;
     }
     tally
 }

@@ -6,13 +6,12 @@
 
 mod common;
 
-use std::collections::HashSet;
-
+use common::accepted::{connected_theory, each_accepted_map};
 use common::events::{Plan, Reference};
 use common::Rng;
 use cranelift_entity::EntityRef;
 use encoder::{encode_links, Coherence, Encoder, OrderTheory, ProgramOrder};
-use solver_glue::{make_solver, Lit, SolveResult};
+use solver_glue::make_solver;
 
 #[derive(Default, Debug)]
 struct Tally {
@@ -48,59 +47,31 @@ fn agree_with_brute_force(solver: &str, seed: u64, rounds: usize) -> Tally {
             .expect("takes a propagator");
         tally.instances += 1;
         let expected = reference.all_rf_maps();
-        let mut found: HashSet<Vec<Option<usize>>> = HashSet::new();
-        loop {
-            match enc.solver().solve(&[]) {
-                SolveResult::Unsat => break,
-                SolveResult::Interrupted => panic!("no budget was set"),
-                SolveResult::Sat => {}
-            }
-            let value = |l: Lit| enc.value(l);
-            let mut rf = vec![None; reference.n];
-            let mut chosen = Vec::new();
-            for &r in links.reads() {
-                for l in links.candidates(r) {
-                    if value(l.lit) {
-                        rf[r.index()] = Some(l.write.index());
-                        chosen.push(l.lit);
-                    }
-                }
-            }
+        let what = format!("{solver} round {round}");
+        let (found, stats) = each_accepted_map(&mut enc, &links, reference.n, &what, |enc, acc| {
             assert!(
-                expected.contains(&rf),
-                "{solver} round {round}: accepted read-from map {rf:?} has no schedule"
+                expected.contains(&acc.rf),
+                "{what}: accepted read-from map {:?} has no schedule",
+                acc.rf
             );
-            let model: Vec<bool> = (1..=enc.solver_ref().num_vars())
-                .map(|v| enc.value(Lit::from_dimacs(v as i32)))
-                .collect();
-            let t = enc.solver().propagator().unwrap();
-            let t = t.as_any().downcast_ref::<OrderTheory>().unwrap();
-            let order = t
-                .schedule(&eq, |l| model[l.var().index()] == l.is_positive())
-                .unwrap_or_else(|e| panic!("{solver} round {round}: {e}"));
+            let order = connected_theory(enc)
+                .schedule(&eq, |l| acc.holds(l))
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
             let order: Vec<usize> = order.iter().map(|e| e.index()).collect();
-            if let Err(msg) = reference.check_order(&order, &rf) {
-                panic!("{solver} round {round}: schedule {order:?} invalid: {msg}");
+            if let Err(msg) = reference.check_order(&order, &acc.rf) {
+                panic!("{what}: schedule {order:?} invalid: {msg}");
             }
-            assert!(found.insert(rf), "{solver} round {round}: map found twice");
-            let block: Vec<Lit> = chosen.iter().map(|&l| !l).collect();
-            if block.is_empty() {
-                break;
-            }
-            enc.add_clause(&block);
-        }
+        });
         assert_eq!(
             found.len(),
             expected.len(),
-            "{solver} round {round}: {} of {} feasible read-from maps found",
+            "{what}: {} of {} feasible read-from maps found",
             found.len(),
             expected.len()
         );
         tally.maps += found.len();
-        let t = enc.solver().propagator().unwrap();
-        let s = t.as_any().downcast_ref::<OrderTheory>().unwrap().stats();
-        tally.conflicts += s.conflicts;
-        tally.propagations += s.propagations;
+        tally.conflicts += stats.conflicts;
+        tally.propagations += stats.propagations;
     }
     tally
 }

@@ -371,23 +371,31 @@ pub struct EngineStats {
     pub total_time: Duration,
     /// What an enumerative explorer counted (explorer engines only).
     pub explore: Option<crate::explore::ExploreStats>,
-    /// How a TRUE beyond any bound was proved (`proved by: ...` before the verdict line);
-    /// `None` for a TRUE from closed unwinding, and for every other verdict.
-    pub proof: Option<String>,
 }
 
 #[derive(Clone, Debug)]
 pub struct Outcome {
     pub verdict: Verdict,
     pub stats: EngineStats,
+    /// How an engine without a bound proved a TRUE (the stateful search names its checked
+    /// state set); `None` for a TRUE from closed unwinding, which the pipeline names by its
+    /// bound, and for every other verdict. A verdict property, not a count: it lives here
+    /// rather than in [`EngineStats`].
+    pub proved_by: Option<String>,
 }
 
 impl Outcome {
-    pub fn unknown(reason: UnknownReason, stats: EngineStats) -> Outcome {
+    /// An outcome of a bounded engine (no proof of its own to name).
+    pub fn new(verdict: Verdict, stats: EngineStats) -> Outcome {
         Outcome {
-            verdict: Verdict::Unknown(reason),
+            verdict,
             stats,
+            proved_by: None,
         }
+    }
+
+    pub fn unknown(reason: UnknownReason, stats: EngineStats) -> Outcome {
+        Outcome::new(Verdict::Unknown(reason), stats)
     }
 }
 
@@ -555,7 +563,7 @@ pub(crate) fn with_equation(
     stats.sat_time = s.solve_time;
     stats.theory_time = s.theory_time;
     stats.total_time = start.elapsed();
-    Outcome { verdict, stats }
+    Outcome::new(verdict, stats)
 }
 
 /// What both engines encode first: the unconditional program order and ζ (every read takes

@@ -124,7 +124,7 @@ impl Findings {
                 complete: bounds.assertions,
             }
         };
-        Outcome { verdict, stats }
+        Outcome::new(verdict, stats)
     }
 }
 

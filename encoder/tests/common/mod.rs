@@ -1,6 +1,7 @@
 //! Test support: a solver for the encoder, and a small seeded random generator.
 #![allow(dead_code)]
 
+pub mod accepted;
 pub mod events;
 
 use solver_glue::SatSolver;

@@ -81,7 +81,7 @@ pub fn verify(prog: &Program, opts: &EngineOptions, model: MemoryModel) -> Outco
             }
         }
     };
-    Outcome { verdict, stats: es }
+    Outcome::new(verdict, es)
 }
 
 /// The violating trace: the committed accesses in commit order (an order the model allows

@@ -129,9 +129,9 @@ pub fn run(prog: &Program, opts: &Options) -> Outcome {
         stats: EngineStats {
             total_time: stats.time,
             explore: Some(stats),
-            proof,
             ..EngineStats::default()
         },
+        proved_by: proof,
     }
 }
 

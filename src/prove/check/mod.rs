@@ -184,17 +184,32 @@ pub fn check(
 /// counting facts it assumes for the instance there ([`counters::counts`] of each counter);
 /// the location itself names the check in messages. So the left-out check is the kept one.
 fn same_invariant(cert: &Certificate, obligations: Vec<Obligation>) -> Vec<Obligation> {
-    type Key = (TemplateId, String, Vec<bool>);
-    // Per template, the first location with each distinct invariant and counter membership.
-    let mut first: std::collections::HashMap<Key, InstrId> = Default::default();
+    // Per template, the first location of each distinct invariant and counter membership
+    // (compared with `==`, fact by fact: expressions have no hash), and each location's
+    // representative once found.
+    type Class<'c> = (&'c Invariant, Vec<bool>, InstrId);
+    let mut classes: std::collections::HashMap<TemplateId, Vec<Class>> = Default::default();
+    let mut reps: std::collections::HashMap<(TemplateId, InstrId), InstrId> = Default::default();
     let mut rep = |t: TemplateId, l: InstrId| -> InstrId {
+        if let Some(&r) = reps.get(&(t, l)) {
+            return r;
+        }
         let inv = invariant(cert, t, l);
-        let counted = cert
+        let counted: Vec<bool> = cert
             .counters
             .iter()
             .map(|c| counters::counts(c, t, l))
             .collect();
-        *first.entry((t, format!("{inv:?}"), counted)).or_insert(l)
+        let class = classes.entry(t).or_default();
+        let r = match class.iter().find(|(i, c, _)| *i == inv && *c == counted) {
+            Some(&(_, _, r)) => r,
+            None => {
+                class.push((inv, counted, l));
+                l
+            }
+        };
+        reps.insert((t, l), r);
+        r
     };
     let mut seen: std::collections::HashSet<(TemplateId, InstrId, TemplateId, InstrId)> =
         Default::default();
