@@ -574,13 +574,10 @@ mod tests {
             }
             plain[a][b] = true;
             for k in 0..n {
-                for i in 0..n {
-                    if plain[i][k] {
-                        for j in 0..n {
-                            if plain[k][j] {
-                                plain[i][j] = true;
-                            }
-                        }
+                let after_k = plain[k].clone();
+                for row in plain.iter_mut().filter(|row| row[k]) {
+                    for (p, &q) in row.iter_mut().zip(&after_k) {
+                        *p |= q;
                     }
                 }
             }
