@@ -221,7 +221,7 @@ fn budget_gives_unknown() {
 /// (an acquisition), or only writes it (a release).
 fn mutex_event(seen: Option<Option<(usize, u32)>>) -> rvf::event::Ev {
     const M: rvf::event::SyncKey = (0, 0, 0, 0);
-    rvf::event::Ev {
+    rvf::event::Ev::from(rvf::event::EvData {
         obs: seen.map(rvf::event::Obs::Sync).into_iter().collect(),
         choices: Vec::new(),
         pure_read: false,
@@ -230,7 +230,7 @@ fn mutex_event(seen: Option<Option<(usize, u32)>>) -> rvf::event::Ev {
         reads: Vec::new(),
         writes: Vec::new(),
         writes_symbolic: false,
-    }
+    })
 }
 
 /// The closure keeps the instance where the second acquisition follows the first release,
@@ -432,7 +432,7 @@ const X: Target = Target::Mem {
 /// An event of the memory closure tests: it reads `x` observing `read`, or writes `write`
 /// into it.
 fn mem_event(read: Option<u64>, write: Option<u64>) -> rvf::event::Ev {
-    rvf::event::Ev {
+    rvf::event::Ev::from(rvf::event::EvData {
         obs: read
             .map(|v| rvf::event::Obs::Mem(Value::Scalar(Scalar::int(v))))
             .into_iter()
@@ -444,7 +444,7 @@ fn mem_event(read: Option<u64>, write: Option<u64>) -> rvf::event::Ev {
         reads: read.map(|_| X).into_iter().collect(),
         writes: write.map(|v| (X, v)).into_iter().collect(),
         writes_symbolic: false,
-    }
+    })
 }
 
 fn rd(v: u64) -> rvf::event::Ev {

@@ -25,6 +25,7 @@
 //! event: it is always enabled and its effect depends on its thread alone.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::explore::interp::{Machine, Target, Value};
 use crate::explore::sched::{self, Choice, Step, Unenumerable};
@@ -75,10 +76,44 @@ fn sync_key(t: &Target) -> Option<SyncKey> {
     }
 }
 
-/// An event as the instances of VerifySC know it: what it observed and the nondet values it
-/// took (to run it again the same way).
+/// An event as the instances of VerifySC know it (`EvData`), shared: the exploration clones
+/// an instance for every child and keeps every explored one in its memo, and a child's
+/// instance is its parent's plus a few events, so the events themselves are shared between
+/// instances instead of copied (a clone is a reference count; at 6 threads of the lock
+/// counter the copies took a third of the CPU time and most of the 340 MB). Immutable once
+/// made, so sharing changes nothing an instance means; equality is equality of the data.
+#[derive(Clone, Debug)]
+pub struct Ev(Arc<EvData>);
+
+impl std::ops::Deref for Ev {
+    type Target = EvData;
+    fn deref(&self) -> &EvData {
+        &self.0
+    }
+}
+
+/// Changing an event copies it first when another instance shares it.
+impl std::ops::DerefMut for Ev {
+    fn deref_mut(&mut self) -> &mut EvData {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
+impl From<EvData> for Ev {
+    fn from(d: EvData) -> Ev {
+        Ev(Arc::new(d))
+    }
+}
+
+impl PartialEq for Ev {
+    fn eq(&self, o: &Ev) -> bool {
+        Arc::ptr_eq(&self.0, &o.0) || *self.0 == *o.0
+    }
+}
+
+/// What an event observed and the nondet values it took (to run it again the same way).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Ev {
+pub struct EvData {
     pub obs: Vec<Obs>,
     pub choices: Vec<u64>,
     /// It observes but writes nothing shared: running it early never disables another event
@@ -101,7 +136,7 @@ pub struct Ev {
     pub writes_symbolic: bool,
 }
 
-impl Ev {
+impl EvData {
     /// Its shared memory reads, each with the value it observes.
     pub fn mem_reads(&self) -> impl Iterator<Item = (&Target, &Value)> {
         let values = self.obs.iter().filter_map(|o| match o {
@@ -124,7 +159,7 @@ pub struct Ran<'p> {
 
 impl Ran<'_> {
     pub fn event(&self) -> Ev {
-        Ev {
+        Ev::from(EvData {
             obs: self.obs.clone(),
             choices: self.step.choices.iter().map(|c| c.value).collect(),
             pure_read: !self.step.accesses.iter().any(|a| a.write),
@@ -149,7 +184,7 @@ impl Ran<'_> {
                 .accesses
                 .iter()
                 .any(|a| a.write && self.machine.has_shadow(&a.target)),
-        }
+        })
     }
 }
 
@@ -244,7 +279,7 @@ pub fn next_cells(m: &Machine, t: usize, idx: u32, sync: &SyncWriters) -> Option
         {
             return None;
         }
-        reads.extend(ev.reads);
+        reads.extend(ev.reads.iter().copied());
         reads.extend(ev.writes.iter().map(|(w, _)| *w));
     }
     Some(reads)

@@ -49,7 +49,7 @@
 //! map, which the node's witness plus `ev` need not.
 
 use super::closure;
-use super::event::{self, Ev, EvId, Obs, SyncWriters, Unmodelled};
+use super::event::{self, Ev, EvData, EvId, Obs, SyncWriters, Unmodelled};
 use super::verify_sc::{self, Ended, Found, State};
 use crate::explore::interp::{Machine, Target};
 use crate::ir::InstrKind;
@@ -102,15 +102,17 @@ pub fn search<'p>(
     {
         return Ok(None);
     }
-    let probe = |sync_reads| Ev {
-        obs: Vec::new(),
-        choices: Vec::new(),
-        pure_read: false,
-        sync_reads,
-        sync_writes: ev.sync_writes.clone(),
-        reads: Vec::new(),
-        writes: ev.writes.clone(),
-        writes_symbolic: ev.writes_symbolic,
+    let probe = |sync_reads| {
+        Ev::from(EvData {
+            obs: Vec::new(),
+            choices: Vec::new(),
+            pure_read: false,
+            sync_reads,
+            sync_writes: ev.sync_writes.clone(),
+            reads: Vec::new(),
+            writes: ev.writes.clone(),
+            writes_symbolic: ev.writes_symbolic,
+        })
     };
     for &(key, seen) in &ev.sync_reads {
         let writes_key = ev.sync_writes.contains(&key);

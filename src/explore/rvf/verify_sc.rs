@@ -48,7 +48,7 @@ use std::time::Instant;
 
 use super::causal::{self, CausalMap, Writers};
 use super::closure;
-use super::event::{self, Ev, EvId, Obs, SyncWriters, Unmodelled};
+use super::event::{self, Ev, EvData, EvId, Obs, SyncWriters, Unmodelled};
 use crate::explore::interp::{Machine, RunEnd, Target};
 use crate::explore::sched::Step;
 
@@ -442,7 +442,7 @@ fn lock_targets(
     let targets = writers
         .into_iter()
         .filter(|&w| {
-            let probe = Ev {
+            let probe = Ev::from(EvData {
                 obs: vec![Obs::Sync(w)],
                 choices: Vec::new(),
                 pure_read: true,
@@ -451,7 +451,7 @@ fn lock_targets(
                 reads: Vec::new(),
                 writes: Vec::new(),
                 writes_symbolic: false,
-            };
+            });
             closure::consistent(inst, Some((c, &probe)), init)
         })
         .map(Obs::Sync)
