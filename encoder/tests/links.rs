@@ -29,6 +29,36 @@ fn access(
     })
 }
 
+/// Location `x` (initially 0) and a `main` thread that creates one thread per value, each
+/// writing its value (`width` bits) to `x` once: the reads `main` makes after the creates have
+/// every write as a candidate.
+fn one_writer_per_value(
+    eq: &mut Equation,
+    enc: &mut Encoder,
+    width: u32,
+    values: impl IntoIterator<Item = u64>,
+) -> (Thread, Location) {
+    let t = enc.tru();
+    let x = eq.add_location("x");
+    eq.add_init_write(x, enc.bv_const(width, 0));
+    let main = eq.add_thread();
+    for k in values {
+        let th = eq.add_thread();
+        eq.add_create(main, th, t, None);
+        let value = enc.bv_const(width, k);
+        eq.add_event(EventData {
+            thread: th,
+            location: x,
+            kind: AccessKind::Write,
+            guard: t,
+            value,
+            atomic: None,
+            source: None,
+        });
+    }
+    (main, x)
+}
+
 #[test]
 fn pruning_keeps_exactly_the_writes_a_read_can_see() {
     let mut s = common::solver();
@@ -71,24 +101,8 @@ fn each_executed_read_takes_exactly_one_write() {
     let mut enc = Encoder::new(&mut *s);
     let t = enc.tru();
     let mut eq = Equation::new(t);
-    let x = eq.add_location("x");
-    eq.add_init_write(x, enc.bv_const(3, 0));
-    let main = eq.add_thread();
+    let (main, x) = one_writer_per_value(&mut eq, &mut enc, 3, 1..7u64);
     let g = enc.new_lit();
-    for k in 1..7u64 {
-        let th = eq.add_thread();
-        eq.add_create(main, th, t, None);
-        let value = enc.bv_const(3, k);
-        eq.add_event(EventData {
-            thread: th,
-            location: x,
-            kind: AccessKind::Write,
-            guard: t,
-            value,
-            atomic: None,
-            source: None,
-        });
-    }
     // Read after the creates: all six thread writes and the initial write are candidates.
     let r = access(&mut eq, &mut enc, main, x, AccessKind::Read, g);
     let po = ProgramOrder::unconditional(&eq).unwrap();
@@ -265,23 +279,7 @@ fn writes_of_one_value_share_their_equality() {
         let mut enc = Encoder::new(&mut *s);
         let t = enc.tru();
         let mut eq = Equation::new(t);
-        let x = eq.add_location("x");
-        eq.add_init_write(x, enc.bv_const(8, 0));
-        let main = eq.add_thread();
-        for &k in values {
-            let th = eq.add_thread();
-            eq.add_create(main, th, t, None);
-            let value = enc.bv_const(8, k);
-            eq.add_event(EventData {
-                thread: th,
-                location: x,
-                kind: AccessKind::Write,
-                guard: t,
-                value,
-                atomic: None,
-                source: None,
-            });
-        }
+        let (main, x) = one_writer_per_value(&mut eq, &mut enc, 8, values.iter().copied());
         let value = enc.bv_fresh(8);
         let r = eq.add_event(EventData {
             thread: main,
