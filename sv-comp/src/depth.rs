@@ -291,18 +291,12 @@ pub fn run(options: &Options) {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
 
     use super::*;
-    use crate::runs::{RunOutput, RunVerdict};
+    use crate::runs::RunVerdict;
 
     fn run(verdict: RunVerdict, secs: f64) -> EngineRun {
-        EngineRun {
-            verdict,
-            cpu: Some(Duration::from_secs_f64(secs)),
-            wall: Duration::from_secs_f64(secs),
-            output: RunOutput::default(),
-        }
+        EngineRun::took(verdict, secs)
     }
 
     fn timeout(secs: f64) -> EngineRun {

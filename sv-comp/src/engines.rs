@@ -518,16 +518,9 @@ fn print_row(row: &TaskRow, configs: &[Config]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runs::RunOutput;
-    use std::time::Duration;
 
     fn run(verdict: RunVerdict, secs: f64) -> EngineRun {
-        EngineRun {
-            verdict,
-            cpu: Some(Duration::from_secs_f64(secs)),
-            wall: Duration::from_secs_f64(secs + 1.0),
-            output: RunOutput::default(),
-        }
+        EngineRun::took(verdict, secs)
     }
 
     fn timeout(secs: f64) -> EngineRun {

@@ -189,21 +189,18 @@ pub fn run(options: &Options) {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
 
     use super::*;
     use crate::runs::{RunOutput, RunVerdict};
 
     fn run(verdict: RunVerdict, secs: f64) -> EngineRun {
         EngineRun {
-            verdict,
-            cpu: Some(Duration::from_secs_f64(secs)),
-            wall: Duration::from_secs_f64(secs),
             output: RunOutput {
                 clauses: Some(1234),
                 peak_mib: Some(56.4),
                 ..RunOutput::default()
             },
+            ..EngineRun::took(verdict, secs)
         }
     }
 

@@ -137,16 +137,10 @@ pub fn run(options: &Options) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runs::{RunOutput, RunVerdict};
-    use std::time::Duration;
+    use crate::runs::RunVerdict;
 
     fn run(verdict: RunVerdict, secs: f64) -> EngineRun {
-        EngineRun {
-            verdict,
-            cpu: Some(Duration::from_secs_f64(secs)),
-            wall: Duration::from_secs_f64(secs),
-            output: RunOutput::default(),
-        }
+        EngineRun::took(verdict, secs)
     }
 
     #[test]

@@ -145,6 +145,19 @@ pub struct EngineRun {
     pub output: RunOutput,
 }
 
+#[cfg(test)]
+impl EngineRun {
+    /// A run that took `secs` of CPU and wall time and printed nothing (the tables' tests).
+    pub fn took(verdict: RunVerdict, secs: f64) -> EngineRun {
+        EngineRun {
+            verdict,
+            cpu: Some(std::time::Duration::from_secs_f64(secs)),
+            wall: std::time::Duration::from_secs_f64(secs),
+            output: RunOutput::default(),
+        }
+    }
+}
+
 impl EngineRun {
     /// The CPU time, or the wall time where CPU time is not available.
     pub fn seconds(&self) -> f64 {
