@@ -73,7 +73,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Instant;
 
-use super::{explore_under, Options, Report};
+use super::{explore_under, Facts, Options, Report};
 use crate::explore::concolic::split::{Splitter, Values};
 use crate::explore::concolic::{Concolic, Decision, Handle};
 use crate::explore::findings::{out_of_budget, Budget, Findings};
@@ -86,7 +86,7 @@ fn internal(what: &str) -> UnknownReason {
 }
 
 /// Explores `prog` over every input class (module doc).
-pub fn explore(prog: &Program, opts: &Options) -> Report {
+pub(crate) fn explore(prog: &Program, facts: &Facts, opts: &Options) -> Report {
     let start = Instant::now();
     let mut total = Findings::default();
     let mut classes = opts.count_classes.then_some(0u64);
@@ -116,7 +116,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
                 .map(|n| n.saturating_sub(total.stats.executions + total.stats.blocked)),
             deadline: opts.budget.deadline,
         };
-        let rep = explore_under(prog, &one, Some(h.clone()));
+        let rep = explore_under(prog, facts, &one, Some(h.clone()));
         classes = classes.zip(rep.classes).map(|(a, b)| a + b);
         merge(&mut total, rep.findings);
         total.stats.input_classes += 1;

@@ -203,16 +203,38 @@ const CLASS_STATES: u64 = 200_000;
 /// Explores `prog` within the bounds: over every input class with symbolic inputs
 /// (`inputs::explore`), else once with the inputs enumerated.
 pub fn explore(prog: &Program, opts: &Options) -> Report {
+    let facts = Facts::of(prog);
     if opts.symbolic_inputs {
-        inputs::explore(prog, opts)
+        inputs::explore(prog, &facts, opts)
     } else {
-        explore_under(prog, opts, None)
+        explore_under(prog, &facts, opts, None)
+    }
+}
+
+/// What the explorations of one program share, computed once (not per input class): the
+/// reads whose observation settles a thread, and the globals only one thread accesses.
+pub(crate) struct Facts<'p> {
+    settled: settled::Settled<'p>,
+    private: stopping::Private,
+}
+
+impl<'p> Facts<'p> {
+    fn of(prog: &'p Program) -> Facts<'p> {
+        Facts {
+            settled: settled::Settled::of(prog),
+            private: stopping::Private::of(prog),
+        }
     }
 }
 
 /// Explores `prog` within the bounds once: with the inputs of `conc` when given (the
 /// machines run concolically on its symbolic state), else with the inputs enumerated.
-pub(crate) fn explore_under(prog: &Program, opts: &Options, conc: Option<Handle>) -> Report {
+pub(crate) fn explore_under(
+    prog: &Program,
+    facts: &Facts,
+    opts: &Options,
+    conc: Option<Handle>,
+) -> Report {
     let start = Instant::now();
     let mut f = Findings::default();
     let mut classes_seen: Option<BTreeSet<classes::RvfClass>> =
@@ -234,8 +256,7 @@ pub(crate) fn explore_under(prog: &Program, opts: &Options, conc: Option<Handle>
             };
         }
     };
-    let settled = settled::Settled::of(prog);
-    let private = stopping::Private::of(prog);
+    let Facts { settled, private } = facts;
     let mut seen: HashMap<u64, Vec<Explored>> = HashMap::new();
     let mut stack = vec![Node {
         inst: vec![Vec::new()],
