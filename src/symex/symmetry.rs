@@ -141,8 +141,10 @@ impl Symex<'_, '_, '_> {
                 self.eq
                     .add_search_order(pair[0].event, pair[1].event, guard);
             }
-            let twins: Vec<encoder::Thread> =
-                group.iter().map(|a| self.eq.events[a.event].thread).collect();
+            let twins: Vec<encoder::Thread> = group
+                .iter()
+                .map(|a| self.eq.events[a.event].thread)
+                .collect();
             self.order_twin_segments(&twins, &group.iter().map(|a| a.guard).collect::<Vec<_>>());
         }
     }
