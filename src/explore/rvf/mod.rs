@@ -12,7 +12,8 @@
 //! instance fixes its events. From a node (the paper's Algorithm 2, one read per level):
 //! 1. the instance's witness (a run, found by VerifySC, `verify_sc`) is extended maximally
 //!    by non-read events (writes to globals, thread ends: always enabled, their effect
-//!    fixed by their thread); a run that ends there (every thread finished or blocked, or a violation, trap
+//!    fixed by their thread) and by joins of finished threads, which observe the same
+//!    wherever they run (`joins`); a run that ends there (every thread finished or blocked, or a violation, trap
 //!    or bound) is a leaf, a complete execution;
 //! 2. for every thread that is not over, its next event is a read; VerifySC enumerates every
 //!    value that read can observe in some witness of the extended instance plus that read,
@@ -294,7 +295,8 @@ pub(crate) fn explore_under(
                 // A join of a finished thread observes that thread's end wherever it runs:
                 // it is taken like a non-read event (`joins`).
                 let plain = ran.obs.is_empty() && !ran.machine.in_atomic(t);
-                if !plain && !(opts.fold_joins && joins::folds(&node.machine, t, &ran)) {
+                let taken = plain || (opts.fold_joins && joins::folds(&node.machine, t, &ran));
+                if !taken {
                     continue;
                 }
                 let ev = ran.event();
