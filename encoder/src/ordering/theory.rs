@@ -178,6 +178,9 @@ pub struct OrderTheory {
     /// A conflict found at decision level 0 holds for good.
     root_conflict: Option<Vec<Lit>>,
     path: Vec<Lit>,
+    /// Scratch of `implied_links`: the open links of one read, and which are blocked.
+    open_scratch: Vec<u32>,
+    blocked_scratch: Vec<bool>,
 
     stats: TheoryStats,
     /// Every conflict clause and every implication (as the clause `lit ∨ ¬reason`), when they
@@ -379,6 +382,8 @@ impl OrderTheory {
             pending_mark: Vec::new(),
             root_conflict: None,
             path: Vec::new(),
+            open_scratch: Vec::new(),
+            blocked_scratch: Vec::new(),
             stats,
             recorded: record.then(Vec::new),
             last_order: None,
@@ -656,6 +661,9 @@ impl OrderTheory {
     fn implied_links(&mut self) -> Vec<Lit> {
         let mut out = Vec::new();
         let mut budget = PROPAGATION_BUDGET;
+        // Scratch reused across reads and passes (this runs at every propagation fixpoint).
+        let mut open = std::mem::take(&mut self.open_scratch);
+        let mut blocked = std::mem::take(&mut self.blocked_scratch);
         for i in 0..self.executed.len() {
             if budget == 0 {
                 break;
@@ -665,9 +673,8 @@ impl OrderTheory {
                 continue;
             }
             let (lo, hi) = self.read_links[r as usize];
-            let open: Vec<u32> = (lo..hi)
-                .filter(|&k| !self.assigned(self.links[k as usize].lit))
-                .collect();
+            open.clear();
+            open.extend((lo..hi).filter(|&k| !self.assigned(self.links[k as usize].lit)));
             if open.len() < 2 {
                 // One candidate left: ζ's clauses decide it.
                 continue;
@@ -683,7 +690,8 @@ impl OrderTheory {
                 })
                 .max()
                 .unwrap_or(0);
-            let mut blocked = vec![false; open.len()];
+            blocked.clear();
+            blocked.resize(open.len(), false);
             if hi_pos > pr {
                 let visits = self.dag.search(cr, true, hi_pos, budget);
                 budget = visits.map_or(0, |v| budget - v);
@@ -747,6 +755,8 @@ impl OrderTheory {
                 }
             }
         }
+        self.open_scratch = open;
+        self.blocked_scratch = blocked;
         out
     }
 

@@ -101,7 +101,33 @@ impl CadicalSolver {
         this.solver.connect_terminator(unsafe { &mut *watch });
         let count: *mut Count = &mut *this.count;
         this.solver.connect_learner(unsafe { &mut *count });
+        this.apply_env_options();
         this
+    }
+}
+
+/// Environment variable with CaDiCaL options for experiments, `name=value` separated by commas
+/// (e.g. `exteagerreasons=0,elim=0`): a developer knob to measure option changes without a
+/// rebuild (issue #27), not a user option. A malformed or unknown entry is reported on stderr
+/// and skipped.
+pub const OPTIONS_ENV: &str = "YOGAR_CADICAL";
+
+impl CadicalSolver {
+    fn apply_env_options(&mut self) {
+        let Ok(opts) = std::env::var(OPTIONS_ENV) else {
+            return;
+        };
+        for entry in opts.split(',').filter(|s| !s.is_empty()) {
+            let parsed = entry
+                .split_once('=')
+                .and_then(|(k, v)| Some((k.trim(), v.trim().parse::<i32>().ok()?)));
+            let applied = parsed.is_some_and(|(k, v)| self.solver.set(k.to_string(), v));
+            if !applied {
+                eprintln!(
+                    "yogar: {OPTIONS_ENV}: ignored `{entry}` (not name=value of a CaDiCaL option)"
+                );
+            }
+        }
     }
 }
 
