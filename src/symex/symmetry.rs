@@ -81,6 +81,7 @@
 //! * if P does not pass B in E, it does not in E' either: nothing of P after the join points
 //!   reached is executed, and nothing waits for P's end (no join names P). Put the join points
 //!   of B, and P's end, after everything else: every edge into them comes from before.
+//!
 //! Either way E' is an execution with the same steps of every thread, and the argument above
 //! goes through. A block that checks something between two joins is excluded because the check
 //! could hold in E only while some twins (the ones joined so far) are done, which σ changes; a
