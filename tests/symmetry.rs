@@ -9,6 +9,16 @@ use yogar::frontend;
 use yogar::ir::DataModel;
 use yogar::symex::SymexOutput;
 
+/// The shared SV-COMP task `c/<rel>` (`../shared/sv-benchmarks` or `$SVB`), or `None` with a
+/// message when there is no checkout.
+fn shared_task(rel: &str) -> Option<std::path::PathBuf> {
+    let Some(svb) = yogar::svcomp::sv_benchmarks(None) else {
+        eprintln!("skipped: no sv-benchmarks checkout (../shared/sv-benchmarks or $SVB)");
+        return None;
+    };
+    Some(svb.join("c").join(rel))
+}
+
 fn equation(name: &str, unwind: u32) -> SymexOutput {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/programs")
@@ -100,11 +110,68 @@ fn threads_told_apart_get_no_order() {
 }
 
 #[test]
-fn the_deep_driver_task_orders_its_ten_adders_at_three_segments() {
-    let path = Path::new("/work/shared/sv-benchmarks/c/pthread-lit/qw2004_variant.i");
-    if !path.exists() {
-        return;
+fn entries_with_the_same_body_are_twins() {
+    // main is 0, the stopper 1, adder0..adder2 (three functions, one body) 2, 3, 4.
+    let out = equation("symmetry_same_body_true.c", 2);
+    assert_eq!(ordered_pairs(&out), vec![(2, 3), (3, 4)]);
+    // The error whose witness starts the second-created twin first keeps its orders.
+    let out = equation("symmetry_same_body_false.c", 2);
+    assert_eq!(ordered_pairs(&out), vec![(1, 2)]);
+}
+
+#[test]
+fn entries_told_apart_by_their_code_or_name_get_no_order() {
+    for name in [
+        "symmetry_same_body_one_token_false.c",
+        "symmetry_same_body_func_false.c",
+    ] {
+        let pairs = ordered_pairs(&equation(name, 2));
+        assert!(pairs.is_empty(), "{name}: {pairs:?}");
     }
+}
+
+#[test]
+fn twins_joined_in_one_block_keep_their_orders() {
+    let out = equation("symmetry_joined_all_true.c", 4);
+    assert_eq!(ordered_pairs(&out), vec![(1, 2), (2, 3)]);
+    let out = equation("symmetry_joined_all_false.c", 2);
+    assert_eq!(ordered_pairs(&out), vec![(1, 2)]);
+}
+
+#[test]
+fn joins_that_tell_twins_apart_drop_the_joined_ones() {
+    // A check between the joins, a return value read: no order.
+    for name in [
+        "symmetry_joined_check_between_false.c",
+        "symmetry_joined_retval_false.c",
+    ] {
+        let pairs = ordered_pairs(&equation(name, 2));
+        assert!(pairs.is_empty(), "{name}: {pairs:?}");
+    }
+    // Only t[0] (thread 1) is joined: the other two are still twins of each other.
+    let out = equation("symmetry_joined_some_false.c", 4);
+    assert_eq!(ordered_pairs(&out), vec![(2, 3)]);
+}
+
+#[test]
+fn the_elimination_stack_task_orders_its_pushers_and_its_poppers() {
+    // instrPush0..2 and instrPop3..6 are seven functions of two bodies (threads 1-3, 4-7).
+    let Some(path) = shared_task("pthread-complex/elimination_backoff_stack.i") else {
+        return;
+    };
+    let prog = frontend::load_file(path, DataModel::Ilp32).expect("task lowers");
+    let out = yogar::pipeline::equation(&prog, 1).expect("symbolic execution runs");
+    assert_eq!(
+        ordered_pairs(&out),
+        vec![(1, 2), (2, 3), (4, 5), (5, 6), (6, 7)]
+    );
+}
+
+#[test]
+fn the_deep_driver_task_orders_its_ten_adders_at_three_segments() {
+    let Some(path) = shared_task("pthread-lit/qw2004_variant.i") else {
+        return;
+    };
     let prog = frontend::load_file(path, DataModel::Ilp32).expect("task lowers");
     let out = yogar::pipeline::equation(&prog, 11).expect("symbolic execution runs");
     let pairs = ordered_pairs(&out);

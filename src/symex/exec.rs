@@ -41,6 +41,24 @@ pub(super) struct ThreadInst {
     pub distinct: Distinct,
 }
 
+/// One `pthread_join` executed, as symmetry breaking needs to know it (`symmetry::joins`).
+#[derive(Clone, Debug)]
+pub(super) struct JoinCall {
+    /// The joining thread instance.
+    pub thread: usize,
+    /// Its join points (indices into `Equation::joins`), one per thread the handle may name.
+    pub joins: std::ops::Range<usize>,
+    /// The path's guard before the call, and after it (the join returned).
+    pub guard_in: Lit,
+    pub guard_out: Lit,
+    /// The checks the call added (indices into `Symex::checks`).
+    pub checks: std::ops::Range<usize>,
+    /// The handle names one thread, whatever the values (one join point, hit always).
+    pub single: bool,
+    /// The joined thread's return value may be stored (a non-null `retval`).
+    pub reads_ret: bool,
+}
+
 /// Why a thread instance may behave differently from its twins (`symmetry`).
 #[derive(Copy, Clone, Debug, Default)]
 pub(super) struct Distinct {
@@ -127,6 +145,8 @@ pub(super) struct Symex<'a, 'b, 's> {
     pub widen: HashSet<AbsObj>,
     /// Alive flags and the deferred checks of valid-memsafety (`memsafety`).
     pub live_state: super::memsafety::Liveness,
+    /// Every `pthread_join` executed, in execution order (`symmetry::joins`).
+    pub join_calls: Vec<JoinCall>,
 }
 
 /// Runs symbolic execution of `prog` (which must have `main`): the circuits go to a
@@ -283,6 +303,7 @@ fn execute(
         bytewise,
         widen: HashSet::new(),
         live_state: Default::default(),
+        join_calls: Vec::new(),
     };
     let done = sx.execute_threads(main);
     wrong.guessed = sx.guessed;

@@ -1,12 +1,14 @@
 //! The equation as text (`yogar show-equation`): per thread, its shared-memory events in
 //! program order (read or write, location, guard, value width or constant, source line), its
-//! create and join points, then the checks with the literal that is true iff each fails.
+//! create and join points, the search orders of symmetry breaking, then the checks with the literal that is true iff each fails.
 //!
 //! Literals are printed as the solver's DIMACS numbers (`l17`, `-l17`), `true`/`false` for the
 //! constant, so a reader can follow a guard from event to event and into `yogar verify --stats`
 //! formulas; the circuits that define them are clauses, not printed.
 
 use std::fmt;
+
+use cranelift_entity::EntityRef;
 
 use encoder::{AccessKind, BitVec, ThreadItem};
 use solver_glue::Lit;
@@ -115,6 +117,20 @@ impl fmt::Display for EquationPrinter<'_> {
                         )?;
                     }
                 }
+            }
+        }
+        if !eq.search_orders.is_empty() {
+            writeln!(f, "search orders (symmetry breaking):")?;
+            for o in &eq.search_orders {
+                writeln!(
+                    f,
+                    "  e{} of {} before e{} of {} under {}",
+                    o.before.index(),
+                    self.thread_name(eq.events[o.before].thread),
+                    o.after.index(),
+                    self.thread_name(eq.events[o.after].thread),
+                    self.lit(o.guard)
+                )?;
             }
         }
         writeln!(f, "checks (each fails iff its literal is true):")?;

@@ -5,7 +5,7 @@ use encoder::{BitVec, Thread};
 use solver_glue::Lit;
 
 use super::access::Via;
-use super::exec::{Symex, ThreadInst};
+use super::exec::{JoinCall, Symex, ThreadInst};
 use super::memory::ObjKind;
 use super::state::{State, Val, THREAD_FRAME};
 use super::{unsupported, SymexError, ThreadInfo};
@@ -202,6 +202,7 @@ impl Symex<'_, '_, '_> {
         let v = self.eval_scalar(thread, s, None)?;
         let g = s.guard;
         let atomic = s.block();
+        let (first_join, checks_before) = (self.eq.joins.len(), self.checks.len());
         let mut oks = Vec::new();
         let mut hits = Vec::new();
         let mut rets: Vec<(Lit, BitVec)> = Vec::new();
@@ -230,6 +231,8 @@ impl Symex<'_, '_, '_> {
         let miss = self.enc.and(g, !any);
         self.unsupported_check("pthread_join of a thread that is not known here", miss);
         s.guard = self.enc.or_all(&oks);
+        let single = hits.len() == 1 && self.enc.const_value(hits[0]) == Some(true);
+        let mut reads_ret = false;
         if let Some(rp) = retval {
             let p = self.eval_scalar(rp, s, None)?;
             let is_null = {
@@ -237,6 +240,7 @@ impl Symex<'_, '_, '_> {
                 self.enc.bv_eq(&p, &z)
             };
             if self.enc.const_value(is_null) != Some(true) {
+                reads_ret = true;
                 let mut val = self.enc.bv_fresh(self.mem.ptr_bits);
                 for (hit, r) in rets {
                     val = self.enc.bv_ite(hit, &r, &val);
@@ -254,6 +258,15 @@ impl Symex<'_, '_, '_> {
                 )?;
             }
         }
+        self.join_calls.push(JoinCall {
+            thread: self.cur_number as usize,
+            joins: first_join..self.eq.joins.len(),
+            guard_in: g,
+            guard_out: s.guard,
+            checks: checks_before..self.checks.len(),
+            single,
+            reads_ret,
+        });
         Ok(())
     }
 }

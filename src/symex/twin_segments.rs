@@ -48,6 +48,11 @@
 //!   every other thread reads the same values at the same points (the suffixes moved with
 //!   their values). Every check that failed fails again, in the member that took the suffix.
 //!
+//! * Twins joined in one join block of their creator (`symmetry`, "Joined twins"): the
+//!   handout changes which twin ends when, but it permutes the suffixes of Q, so whether
+//!   every twin is done is unchanged; as there, the block's join points are put just before
+//!   its last one, which comes after every twin's end when the creator passes the block.
+//!
 //! The final execution satisfies every order added here (and the anchors' ones), reaches the
 //! same errors, and is an execution of the program: restricting the search to such executions
 //! keeps every reachable error, and a FALSE found under them is a real one. As for the
