@@ -104,19 +104,28 @@ fn range_assumptions_and_an_index_split_agree_with_the_solver() {
     }
 }
 
-/// Without a bound on a wide input, enumeration does not answer UNSAT: it leaves the query
-/// to the solver (a solution may lie outside any range it could try).
+/// Without a small bound on a wide input, enumeration never answers UNSAT: `x > 1000000`
+/// and `2 * x == 1` has no solution, yet the few points tried prove nothing and the query is
+/// left to the solver; with `2 * x == 4` a tried point may answer, and then it holds.
 #[test]
 fn an_unbounded_wide_input_is_left_to_the_solver() {
     let mut t = Terms::default();
     let x = t.input(key(0, 0), 32);
     let big = t.constant(32, 1_000_000);
-    let three = t.constant(32, 3);
-    let r = t.bin(BvOp::URem, x, three);
+    let two = t.constant(32, 2);
+    let twice = t.bin(BvOp::Mul, two, x);
     let gt = t.cmp(CmpOp::Ult, big, x);
     let one = t.constant(32, 1);
-    let is1 = t.cmp(CmpOp::Eq, r, one);
+    let is1 = t.cmp(CmpOp::Eq, twice, one);
     assert_eq!(decide(&t, &[d(gt, true), d(is1, true)]), Answer::Unknown);
+    let four = t.constant(32, 4);
+    let is4 = t.cmp(CmpOp::Eq, twice, four);
+    let want = [d(gt, true), d(is4, true)];
+    match decide(&t, &want) {
+        Answer::Sat(m) => assert!(holds(&t, &want, &m)),
+        Answer::Unknown => {}
+        Answer::Unsat => panic!("x = 2^31 + 2 is a solution"),
+    }
 }
 
 /// Random queries of atoms and arithmetic over two narrow and one bounded wide input: the
