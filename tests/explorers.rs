@@ -564,6 +564,7 @@ fn rvf_all(prog: &Program, unwind: u32, fixed_reads: bool) -> yogar::explore::rv
             count_classes: true,
             causal_maps: false,
             fixed_reads,
+            fold_joins: true,
             symbolic_inputs: false,
         },
     )

@@ -38,24 +38,53 @@ fn ordered_pairs(out: &SymexOutput) -> Vec<(u32, u32)> {
 fn three_identical_adders_get_two_orders_in_creation_order() {
     // main is 0, the stopper 1, the adders 2, 3, 4 (a different entry: no twin of theirs).
     let out = equation("symmetry_twins_true.c", 4);
-    assert_eq!(ordered_pairs(&out), vec![(2, 3), (3, 4)]);
-    // Each order goes from a first event to a first event of its thread.
+    let pairs = ordered_pairs(&out);
+    // The anchors: consecutive twins. Then (twin_segments) the read of `stopped` and the
+    // leaving block, for every pair of twins.
+    let every = [(2, 3), (2, 4), (3, 4)];
+    let mut expected = vec![(2, 3), (3, 4)];
+    expected.extend(every);
+    expected.extend(every);
+    assert_eq!(pairs, expected);
+    // The anchor orders go from a first event to a first event of its thread; every order
+    // joins events at the same position of their threads.
     let eq = &out.equation;
-    for o in &eq.search_orders {
-        for e in [o.before, o.after] {
-            let t = eq.events[e].thread;
-            assert_eq!(
-                eq.threads[t].items.first(),
-                Some(&encoder::ThreadItem::Event(e))
-            );
+    let position = |e: encoder::Event| {
+        let t = eq.events[e].thread;
+        eq.threads[t]
+            .items
+            .iter()
+            .position(|i| *i == encoder::ThreadItem::Event(e))
+            .expect("event of its thread")
+    };
+    for (i, o) in eq.search_orders.iter().enumerate() {
+        assert_eq!(position(o.before), position(o.after));
+        if i < 2 {
+            assert_eq!(position(o.before), 0);
+        } else {
+            assert!(position(o.before) > 0);
         }
     }
 }
 
 #[test]
-fn twins_that_may_start_in_either_order_get_one_order() {
+fn twins_whose_state_differs_get_a_guarded_segment_order() {
+    // The ticket read in the first block decides the second: the second blocks' order is
+    // guarded by the equality of the tickets, not by reaching alone.
+    let out = equation("twin_segments_state_false.c", 2);
+    assert_eq!(ordered_pairs(&out), vec![(1, 2), (1, 2)]);
+    let eq = &out.equation;
+    let o = &eq.search_orders[1];
+    let reach = [o.before, o.after].map(|e| eq.events[e].guard);
+    assert!(!reach.contains(&o.guard), "{:?} {reach:?}", o.guard);
+}
+
+#[test]
+fn twins_that_may_start_in_either_order_get_one_anchor_order() {
+    // The anchors, then the four later segments (each guarded by equal tickets, which never
+    // holds: the error stays reachable, see program_verdicts).
     let out = equation("symmetry_created_last_first_false.c", 2);
-    assert_eq!(ordered_pairs(&out), vec![(1, 2)]);
+    assert_eq!(ordered_pairs(&out), vec![(1, 2); 5]);
 }
 
 #[test]
@@ -71,7 +100,7 @@ fn threads_told_apart_get_no_order() {
 }
 
 #[test]
-fn the_deep_driver_task_gets_nine_orders_between_its_ten_adders() {
+fn the_deep_driver_task_orders_its_ten_adders_at_three_segments() {
     let path = Path::new("/work/shared/sv-benchmarks/c/pthread-lit/qw2004_variant.i");
     if !path.exists() {
         return;
@@ -79,5 +108,6 @@ fn the_deep_driver_task_gets_nine_orders_between_its_ten_adders() {
     let prog = frontend::load_file(path, DataModel::Ilp32).expect("task lowers");
     let out = yogar::pipeline::equation(&prog, 11).expect("symbolic execution runs");
     let pairs = ordered_pairs(&out);
-    assert_eq!(pairs.len(), 9, "{pairs:?}");
+    // 9 anchor orders, then 45 pairs at the read of `stopped` and at the decrement.
+    assert_eq!(pairs.len(), 9 + 2 * 45, "{pairs:?}");
 }

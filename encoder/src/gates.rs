@@ -122,6 +122,21 @@ impl<'s> Encoder<'s> {
         }
     }
 
+    /// The inputs of every gate built so far, by the variable of its output: what a gate's
+    /// output is a function of (its Tseitin clauses make it equivalent to that function).
+    /// A variable that is no gate output is an input of the formula (a read's value, a nondet
+    /// value, a literal constrained by other clauses).
+    pub fn gate_inputs(&self) -> HashMap<solver_glue::Var, Vec<Lit>> {
+        let mut map = HashMap::new();
+        for (&(a, b), &o) in self.and_gates.iter().chain(self.xor_gates.iter()) {
+            map.insert(o.var(), vec![a, b]);
+        }
+        for (&(c, t, e), &o) in &self.mux_gates {
+            map.insert(o.var(), vec![c, t, e]);
+        }
+        map
+    }
+
     /// The solver, for solving and for adding clauses the encoder need not know about.
     pub fn solver(&mut self) -> &mut dyn SatSolver {
         self.solver

@@ -5,9 +5,18 @@
 //! * `s ⇒ guard(r) ∧ guard(w)` and `s ⇒ value(r) = value(w)`,
 //! * `guard(r) ⇒ ∨_w s(r,w)` and at most one `s(r,w)` per read.
 //!
-//! Candidates are pruned only where no execution can use them: a write after r in
-//! (unconditional) program order, and a write w with an unconditional write w' of the same
-//! location such that w ≺ w' ≺ r (w' always sits between w and r).
+//! Candidates are pruned only where no execution can use them:
+//! * a write after r in (unconditional) program order;
+//! * a write w with a write w' of the same location such that w ≺ w' ≺ r, where w' is
+//!   unconditional or has r's guard: whenever r executes, w' executes between w and r and
+//!   overwrites w (if w executes at all; if r does not execute, its links are false anyway);
+//! * `in_own_block`: a write of another thread when such a w' (executed whenever r is) lies
+//!   in r's own atomic block. An atomic block runs without interruption in every execution the
+//!   encodings admit (the schedule and the ordering theory make it one node), so no event of
+//!   another thread falls between w' and r: a write of another thread comes before w' (and is
+//!   overwritten by it) or after r. This is the read of a location a block has just written
+//!   (`x--; if (x == 0)` inside `__VERIFIER_atomic_begin/end`), which otherwise keeps a link
+//!   to every write of the location in the program.
 //!
 //! The value equalities are the bulk of ζ (two clauses per bit of every candidate pair: tens of
 //! millions of clauses and gigabytes on the largest tasks). With [`ValueEquality::Theory`] the
@@ -170,12 +179,17 @@ pub fn encode_links_with(
         }
         let loc_writes = &writes[rd.location];
         let mut cands = Vec::new();
-        // Writes of the location that always happen before r: any write before one of them
-        // is always overwritten before r reads.
+        // Writes of the location that happen before r whenever r happens (unconditional, or
+        // under r's own guard): any write before one of them is always overwritten before r
+        // reads.
         let mut always_before = BitSet::with_capacity(eq.events.len());
+        // Whether such a write lies in r's own atomic block (see `in_own_block`).
+        let mut block_write = false;
         for &w2 in loc_writes {
-            if eq.events[w2].guard == eq.true_lit && po.po_before(w2, r) {
+            let wd2 = &eq.events[w2];
+            if (wd2.guard == eq.true_lit || wd2.guard == rd.guard) && po.po_before(w2, r) {
                 always_before.insert(w2.index());
+                block_write |= rd.atomic.is_some() && wd2.atomic == rd.atomic;
             }
         }
         if enc.const_value(rd.guard) != Some(false) {
@@ -189,6 +203,9 @@ pub fn encode_links_with(
                 }
                 if po.any_after(w, &always_before) {
                     continue;
+                }
+                if block_write && wd.thread != rd.thread {
+                    continue; // `in_own_block`
                 }
                 value_clauses += rd
                     .value

@@ -89,6 +89,7 @@ pub fn verify(
                 count_classes: false,
                 causal_maps: opts.causal_maps,
                 fixed_reads: true,
+                fold_joins: true,
                 symbolic_inputs: opts.property != crate::svcomp::Property::NoOverflow,
             },
         );

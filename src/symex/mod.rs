@@ -29,6 +29,7 @@ mod spin;
 pub mod state;
 mod symmetry;
 mod threads;
+mod twin_segments;
 
 use std::collections::HashMap;
 

@@ -46,6 +46,9 @@
 //! FALSE found under them is an execution of the unrestricted program (a subset of its
 //! executions), so its trace and witness are real interleavings.
 //!
+//! Beyond the anchors, `twin_segments` orders later blocks of twins that are in the same
+//! state there (its module doc carries that argument).
+//!
 //! The renaming keeps the threads' identity out of the property, which is what limits this to
 //! unreach-call and no-overflow under sequential consistency (`SymexOptions::symmetry`): the
 //! data-race encoding asks for an event to be directly after all program-order predecessors of
@@ -138,6 +141,11 @@ impl Symex<'_, '_, '_> {
                 self.eq
                     .add_search_order(pair[0].event, pair[1].event, guard);
             }
+            let twins: Vec<encoder::Thread> = group
+                .iter()
+                .map(|a| self.eq.events[a.event].thread)
+                .collect();
+            self.order_twin_segments(&twins, &group.iter().map(|a| a.guard).collect::<Vec<_>>());
         }
     }
 }

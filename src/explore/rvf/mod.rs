@@ -12,7 +12,8 @@
 //! instance fixes its events. From a node (the paper's Algorithm 2, one read per level):
 //! 1. the instance's witness (a run, found by VerifySC, `verify_sc`) is extended maximally
 //!    by non-read events (writes to globals, thread ends: always enabled, their effect
-//!    fixed by their thread); a run that ends there (every thread finished or blocked, or a violation, trap
+//!    fixed by their thread) and by joins of finished threads, which observe the same
+//!    wherever they run (`joins`); a run that ends there (every thread finished or blocked, or a violation, trap
 //!    or bound) is a leaf, a complete execution;
 //! 2. for every thread that is not over, its next event is a read; VerifySC enumerates every
 //!    value that read can observe in some witness of the extended instance plus that read,
@@ -137,6 +138,7 @@ pub mod closure;
 pub mod event;
 pub mod fixed;
 pub mod inputs;
+pub mod joins;
 pub mod settled;
 pub mod stopping;
 pub mod verify_sc;
@@ -170,6 +172,9 @@ pub struct Options {
     /// Take a read whose observation the closure fixes without a witness search (`fixed`;
     /// off: for the tests that show it loses no class).
     pub fixed_reads: bool,
+    /// Take joins of finished threads into a node's extension like non-read events
+    /// (`joins`; off: for the tests that show it loses no violation).
+    pub fold_joins: bool,
     /// Keep nondet inputs of more than two values symbolic and explore the input classes
     /// one exploration each (`inputs`); off, such an input gives UNKNOWN (the explorer
     /// enumerates two-valued inputs only). Off under no-overflow, whose overflow tests the
@@ -287,7 +292,11 @@ pub(crate) fn explore_under(
                 // section blocks here, at a lock whose mutex this witness's memory names):
                 // from another witness's state the same step runs the whole section and may
                 // observe things. It is no non-read event (`atomic_lock_blocked_at_node_false.c`).
-                if !ran.obs.is_empty() || ran.machine.in_atomic(t) {
+                // A join of a finished thread observes that thread's end wherever it runs:
+                // it is taken like a non-read event (`joins`).
+                let plain = ran.obs.is_empty() && !ran.machine.in_atomic(t);
+                let taken = plain || (opts.fold_joins && joins::folds(&node.machine, t, &ran));
+                if !taken {
                     continue;
                 }
                 let ev = ran.event();
