@@ -14,6 +14,7 @@
 //! explorer over the input space.
 
 pub mod encode;
+pub mod enumerate;
 pub mod search;
 pub mod split;
 pub mod term;

@@ -5,7 +5,9 @@
 //! in another run is the same circuit) and a query only assumes the literals of the decisions
 //! it keeps and the negation of the one it flips. Queries repeat across the schedule tree (the
 //! same step with the same path condition below different schedule prefixes), so their
-//! answers are kept by the set of decisions asked for.
+//! answers are kept by the set of decisions asked for. A query over inputs of small ranges is
+//! decided by enumeration first (`enumerate`: exact, and cheaper than a solve, which must
+//! assign every circuit built so far); only the others reach the solver.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -15,6 +17,7 @@ use encoder::{Encoder, EncoderState};
 use solver_glue::{make_solver, SatSolver, SolveResult, DEFAULT_SOLVER};
 
 use super::encode::Circuits;
+use super::enumerate::{self, Answer};
 use super::term::{InputKey, Terms};
 use super::Decision;
 use crate::verdict::UnknownReason;
@@ -32,6 +35,8 @@ pub struct Splitter {
     circuits: Circuits,
     deadline: Option<Instant>,
     memo: HashMap<Vec<Decision>, Option<Model>>,
+    /// The solver's answers to the components enumeration left open.
+    parts: HashMap<Vec<Decision>, Option<Model>>,
     /// Queries the solver answered (the others came from the memo).
     pub solves: u64,
 }
@@ -47,6 +52,7 @@ impl Splitter {
             circuits: Circuits::default(),
             deadline,
             memo: HashMap::new(),
+            parts: HashMap::new(),
             solves: 0,
         })
     }
@@ -70,7 +76,7 @@ impl Splitter {
         key.sort_unstable_by_key(|d| (d.cond, d.taken));
         key.dedup();
         if !self.memo.contains_key(&key) {
-            let model = self.solve(terms, &key)?;
+            let model = self.decide(terms, &key)?;
             self.memo.insert(key.clone(), model);
         }
         Ok(self.memo[&key].as_ref().map(|model| {
@@ -78,6 +84,39 @@ impl Splitter {
             values.extend(model.iter().copied());
             Rc::new(values)
         }))
+    }
+
+    /// A model of `want`, component by component (`enumerate`): the small ones enumerated,
+    /// the others solved (each component's answer kept, as queries share components).
+    fn decide(&mut self, terms: &Terms, want: &[Decision]) -> Result<Option<Model>, UnknownReason> {
+        let parts = enumerate::components(terms, want);
+        if parts.iter().any(|c| c.answer == Answer::Unsat) {
+            return Ok(None);
+        }
+        let mut model = Vec::new();
+        for c in parts {
+            match c.answer {
+                Answer::Sat(m) => model.extend(m),
+                Answer::Unsat => return Ok(None),
+                Answer::Unknown => {
+                    if !self.parts.contains_key(&c.decisions) {
+                        // The solver's model for this component's inputs only: the other
+                        // components' inputs take their own components' values.
+                        let m = self.solve(terms, &c.decisions)?.map(|m| {
+                            m.into_iter()
+                                .filter(|(k, _)| c.inputs.contains(k))
+                                .collect::<Model>()
+                        });
+                        self.parts.insert(c.decisions.clone(), m);
+                    }
+                    match &self.parts[&c.decisions] {
+                        Some(m) => model.extend(m.iter().copied()),
+                        None => return Ok(None),
+                    }
+                }
+            }
+        }
+        Ok(Some(model))
     }
 
     fn solve(&mut self, terms: &Terms, want: &[Decision]) -> Result<Option<Model>, UnknownReason> {
