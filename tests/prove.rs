@@ -333,7 +333,7 @@ fn checker_rejects_a_counter_that_misses_creations() {
     let Some(task) = shared_task("pthread-lit/fkp2013_variant-1.i") else {
         return;
     };
-    let prog = load_file(task, DataModel::Ilp32).expect("loads");
+    let prog = load_file(&task, DataModel::Ilp32).expect("loads");
     let sharing = Sharing::analyse(&prog);
     // Generous: the limit is wall-clock time, and a loaded machine gives a fraction of it.
     let limit = Some(Duration::from_secs(600));
@@ -387,7 +387,7 @@ fn the_counting_rung_keeps_to_its_cpu_share() {
     let Some(task) = shared_task("pthread-lit/fkp2013_variant-1.i") else {
         return;
     };
-    let prog = load_file(task, DataModel::Ilp32).expect("loads");
+    let prog = load_file(&task, DataModel::Ilp32).expect("loads");
     let sharing = Sharing::analyse(&prog);
     let before = thread_cpu();
     let budget = Budget::cpu(Duration::from_secs(1), std::time::Instant::now());
