@@ -28,6 +28,10 @@ pub(super) struct ThreadInst {
     pub arg: Option<Val>,
     /// True iff the thread ran to its end (return or `pthread_exit`).
     pub done: Lit,
+    /// The condition `done` is made equal to once the thread has run: the disjunction of the
+    /// guards of its ends, a circuit over its reads (false until then). `twin_segments` follows
+    /// it for joined twins, whose ends a join observes.
+    pub finished: Lit,
     /// Its return value (pointer width).
     pub ret: BitVec,
     /// The thread that created it (none for main).

@@ -224,7 +224,16 @@ impl Symex<'_, '_, '_> {
                 .iter()
                 .map(|a| self.eq.events[a.event].thread)
                 .collect();
-            self.order_twin_segments(&twins, &group.iter().map(|a| a.guard).collect::<Vec<_>>());
+            // A join observes a twin's end: then its end condition belongs to every suffix.
+            let joined = self.eq.joins.iter().any(|j| twins.contains(&j.child));
+            let ends: Option<Vec<Lit>> = joined.then(|| {
+                group
+                    .iter()
+                    .map(|a| self.threads[a.number].finished)
+                    .collect()
+            });
+            let created: Vec<Lit> = group.iter().map(|a| a.guard).collect();
+            self.order_twin_segments(&twins, &created, ends.as_deref());
         }
     }
 }

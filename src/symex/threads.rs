@@ -58,6 +58,7 @@ impl Symex<'_, '_, '_> {
             },
             arg,
             done,
+            finished: !self.enc.tru(),
             ret,
             parent: (!self.threads.is_empty()).then_some(self.cur_number as usize),
             main_mark,
@@ -128,6 +129,7 @@ impl Symex<'_, '_, '_> {
         let (done, ret_bv) = (self.threads[i].done, self.threads[i].ret.clone());
         let guards: Vec<Lit> = ends.iter().map(|e| e.0).collect();
         let finished = self.enc.or_all(&guards);
+        self.threads[i].finished = finished;
         let eqv = self.enc.iff(done, finished);
         self.enc.assert_lit(eqv);
         for (g, v) in ends {

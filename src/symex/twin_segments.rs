@@ -49,9 +49,12 @@
 //!   their values). Every check that failed fails again, in the member that took the suffix.
 //!
 //! * Twins joined in one join block of their creator (`symmetry`, "Joined twins"): the
-//!   handout changes which twin ends when, but it permutes the suffixes of Q, so whether
-//!   every twin is done is unchanged; as there, the block's join points are put just before
-//!   its last one, which comes after every twin's end when the creator passes the block.
+//!   a join observes whether a twin ends, which may depend on what the twin read before
+//!   p_k (an `assume` after its last event), so for joined twins the end condition (the
+//!   disjunction of the guards of its ends) counts with the checks in the suffix's circuits.
+//!   Then the handout permutes the ends of Q with their suffixes, so whether every twin is
+//!   done is unchanged; as there, the block's join points are put just before its last one,
+//!   which comes after every twin's end when the creator passes the block.
 //!
 //! The final execution satisfies every order added here (and the anchors' ones), reaches the
 //! same errors, and is an execution of the program: restricting the search to such executions
@@ -79,7 +82,12 @@ type Cone = Option<HashSet<usize>>;
 impl Symex<'_, '_, '_> {
     /// Adds the segment orders of one group of twins, given in creation order with their
     /// creation guards (module doc).
-    pub(super) fn order_twin_segments(&mut self, twins: &[Thread], created: &[Lit]) {
+    pub(super) fn order_twin_segments(
+        &mut self,
+        twins: &[Thread],
+        created: &[Lit],
+        ends: Option<&[Lit]>,
+    ) {
         let Some(starts) = self.aligned_segments(twins) else {
             return;
         };
@@ -91,7 +99,8 @@ impl Symex<'_, '_, '_> {
         // Per twin, per segment k ≥ 1: C_k (positions of earlier reads the suffix depends on).
         let mut deps: Vec<Vec<Option<HashSet<usize>>>> = Vec::new();
         for (i, &t) in twins.iter().enumerate() {
-            deps.push(self.suffix_dependencies(t, created[i], &starts, &gates, &mut budget));
+            let end = ends.map(|e| e[i]);
+            deps.push(self.suffix_dependencies(t, created[i], end, &starts, &gates, &mut budget));
         }
         let mut reached: Vec<Lit> = created.to_vec();
         let mut d: Vec<usize> = Vec::new();
@@ -191,6 +200,7 @@ impl Symex<'_, '_, '_> {
         &self,
         t: Thread,
         created: Lit,
+        end: Option<Lit>,
         starts: &[usize],
         gates: &hashbrown::HashMap<Var, Vec<Lit>>,
         budget: &mut usize,
@@ -246,6 +256,7 @@ impl Symex<'_, '_, '_> {
             .iter()
             .filter(|c| c.thread == t)
             .map(|c| c.lit)
+            .chain(end)
             .collect();
         let checks = cone(check_roots, budget);
         let mut out = vec![None; starts.len()];
