@@ -267,6 +267,30 @@ fn choices_and_input_decisions_in_one_step_are_each_run_once() {
     assert!(r.findings.violation.is_some());
 }
 
+/// Failing assumptions of threads that did nothing visible are cut where the assumption can
+/// hold (`concolic::stops`): the TRUE twin is decided with cuts, the FALSE twin (two inputs
+/// on one path differing in a value the assertion reads later) keeps its violation, and an
+/// assumption that can never hold is not cut (below it is the only place the other thread
+/// runs from that node).
+#[test]
+fn failing_assumptions_of_silent_threads_are_cut_where_they_can_hold() {
+    for constrained in [false, true] {
+        let r = concolic_all(&load("stop_value_read_later_true.c"), constrained);
+        let s = &r.findings.stats;
+        assert!(r.findings.violation.is_none() && r.findings.incomplete.is_none());
+        assert!(s.pruned_stops > 0, "{s:?}");
+        let r = concolic_all(&load("stop_value_read_later_false.c"), constrained);
+        assert!(r.findings.violation.is_some(), "{:?}", r.findings.stats);
+        let r = concolic_all(&load("stop_unsat_assume_false.c"), constrained);
+        assert!(r.findings.violation.is_some(), "{:?}", r.findings.stats);
+        assert_eq!(r.findings.stats.pruned_stops, 0);
+    }
+    assert_schedule_explorers_agree(
+        &load("stop_value_read_later_false.c"),
+        Some(&load("stop_value_read_later_true.c")),
+    );
+}
+
 /// An input-dependent array index splits the run on the cells it can select: the twins (a
 /// cell picked by an input, a pointer to it, cells of 12 bytes) are decided by both schedule
 /// explorers, and the FALSE ones need the branch where both threads pick one cell.
@@ -289,14 +313,18 @@ fn input_dependent_index_splits_on_its_cells() {
 
 /// Each feasible cell is one branch, no more: in the locked twin, the first thread's index
 /// selects 4 cells and the second's 4 ((y + 1) % 4 over y in 0..5), and each thread's
-/// assumption failing is one more input path of its own (a run that ends there), so the
-/// complete runs have 5 × 5 input paths; an index over two cells of eight gives 2 + 1.
+/// assumption failing would be one more input path of its own (a run that ends there): 5 × 5
+/// input paths. Failing assumptions of threads that did nothing visible yet are cut where
+/// they can hold (`concolic::stops`), which leaves 20 here (the runs where a thread's
+/// assumption fails from inputs solved before it drew its own are not all cut); an index over
+/// two cells of eight gives 2 + 1.
 #[test]
 fn input_dependent_index_covers_each_feasible_cell_once() {
     let r = concolic_all(&load("array_input_index_locked_true.c"), false);
     let s = &r.findings.stats;
     assert!(r.findings.violation.is_none() && r.findings.incomplete.is_none());
-    assert_eq!(s.input_classes, 25, "{s:?}");
+    assert_eq!(s.input_classes, 20, "{s:?}");
+    assert!(s.pruned_stops > 0, "{s:?}");
     let prog = frontend::load_source(
         "#include <assert.h>
          extern int __VERIFIER_nondet_int(void);

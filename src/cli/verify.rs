@@ -443,6 +443,7 @@ fn stat_lines(s: &engine::EngineStats) -> Vec<(&'static str, Value)> {
             ("explored executions", e.executions.into()),
             ("blocked runs", e.blocked.into()),
             ("redundant runs or instances", e.redundant.into()),
+            ("pruned assumption stops", e.pruned_stops.into()),
             ("explored steps", e.steps.into()),
             ("explored instances", e.nodes.into()),
             ("causal map cuts", e.causal_cuts.into()),

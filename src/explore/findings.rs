@@ -51,6 +51,10 @@ pub struct ExploreStats {
     /// Input paths (sets of decisions on symbolic inputs) of the runs explored to their end:
     /// the classes of inputs covered (1 without symbolic inputs).
     pub input_classes: u64,
+    /// Outcomes of a step not explored because they stop their thread at an assumption that
+    /// could have held, before it did anything visible (concolic dpor/cdpor,
+    /// `concolic::stops`).
+    pub pruned_stops: u64,
     /// Distinct paths (every thread's branch decisions) of the runs explored to their end.
     pub paths: u64,
     /// States stored (stateful search).

@@ -17,6 +17,7 @@ pub mod encode;
 pub mod enumerate;
 pub mod search;
 pub mod split;
+pub mod stops;
 pub mod term;
 
 use std::cell::RefCell;
@@ -56,6 +57,9 @@ pub struct Concolic {
     /// machine that only probes (an enabledness test, a commutation check on a copy) drops
     /// its trap, and a wrong shadow must still void the verdict.
     pub mismatch: bool,
+    /// The condition of the last assumption that failed on an input (its thread stopped);
+    /// the explorer clears it before a step (see [`stops`]).
+    pub failed_assume: Option<SymId>,
 }
 
 /// The handle the machines keep (clones of a machine share it).

@@ -66,6 +66,7 @@ use std::rc::Rc;
 use std::time::Instant;
 
 use super::concolic::split::{Splitter, Values};
+use super::concolic::stops;
 use super::concolic::Decision;
 use super::findings::{out_of_budget, unenumerable, Budget, Findings};
 use super::interp::{Access, Bounds, Machine, RunEnd};
@@ -276,6 +277,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
             let pc = stack.last().expect("top").pc;
             let mut k = inp.h.borrow_mut();
             k.truncate(pc);
+            k.failed_assume = None;
             at_step = k.choices;
         }
         let top = stack.last_mut().expect("top");
@@ -293,8 +295,13 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
         // how many of its choices came before each.
         let mut made: Vec<Decision> = Vec::new();
         let mut made_at: Vec<usize> = Vec::new();
+        // The decision of an assumption on an input that failed and stopped the thread.
+        let mut failed = None;
+        // Whether the other way of the step's last decision is explored (solved for here).
+        let mut last_flipped = false;
         if let Some(inp) = &inputs {
             let k = inp.h.borrow();
+            failed = k.failed_assume.map(|cond| Decision { cond, taken: false });
             made = k.log[top.pc..].to_vec();
             made_at = k.at_choice[top.pc..]
                 .iter()
@@ -327,6 +334,7 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
                 let keep = &k.log[..top.pc + d];
                 match inp.split.other_way(&k.terms, keep, made[d], &inp.values) {
                     Ok(Some(values)) => {
+                        last_flipped |= d + 1 == made.len();
                         let mut expect = made[..d].to_vec();
                         expect.push(Decision {
                             cond: made[d].cond,
@@ -349,6 +357,24 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
         }
         let pc = top.pc + made.len();
         cur.accesses.extend(step.accesses.iter().copied());
+        // An outcome whose thread stops at a failed assumption that could have held, with
+        // nothing the thread did visible to the others: its subtree adds nothing to that of
+        // the outcome where it holds (see `concolic::stops`).
+        if inputs.is_some()
+            && step.end.is_none()
+            && m.is_stopped(p)
+            && stops::silent(&step)
+            && events
+                .iter()
+                .filter(|e| e.thread() == p)
+                .all(|e| stops::silent(&e.step))
+            && failed.is_some()
+            && failed == made.last().copied()
+            && (last_flipped || made.len() == alt.expect.len())
+        {
+            f.stats.pruned_stops += 1;
+            continue;
+        }
         let n = hb::event(&events, step);
         if opts.data_races {
             match data_race::find(&events, &n) {

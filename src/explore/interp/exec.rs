@@ -85,6 +85,7 @@ impl<'p> Machine<'p> {
             InstrKind::Assume(c) => {
                 let c = self.eval_scalar(cx, c)?;
                 if !self.decide(c)? {
+                    self.note_failed_assume(c);
                     return Err(Stop::ThreadStops);
                 }
                 self.advance(t);

@@ -24,6 +24,11 @@ impl<'p> Machine<'p> {
         matches!(self.threads[t].status, Status::Done(_) | Status::Stopped)
     }
 
+    /// Stopped for good without finishing (a failed assumption, `exit`, a trap).
+    pub fn is_stopped(&self, t: usize) -> bool {
+        self.threads[t].status == Status::Stopped
+    }
+
     /// Whether thread `t` holds the mutex `key`.
     pub fn holds(&self, t: usize, key: (ObjId, u64)) -> bool {
         self.mutexes.get(&key) == Some(&t)

@@ -208,6 +208,18 @@ impl<'p> Machine<'p> {
         Ok(c)
     }
 
+    /// Notes, for the explorer, the condition of an assumption that failed on an input
+    /// (`Concolic::failed_assume`, see `concolic::stops`).
+    pub(super) fn note_failed_assume(&self, s: Scalar) {
+        if s.sym.is_none() {
+            return;
+        }
+        if let Some(h) = &self.conc {
+            let b = self.truth(s);
+            h.borrow_mut().failed_assume = Some(b);
+        }
+    }
+
     /// Splits the run on the cell an input-dependent array index selects: `idx` (the 64-bit
     /// term of an index whose value this run is `bits`) scaled by `elem` and added to the
     /// place's offset `base` so far gives the offset `t` (modulo the pointer width) in an
