@@ -29,8 +29,8 @@
 //! Let `ρ` be a run under inputs `v` that ends in a violation (or a trap, or a bound hit:
 //! anything a step reports) and in which some threads stop at such assumptions. Build `v'`
 //! from `v`: the inputs of a thread that leaves its silent prefix in `ρ` stay as in `v`; for
-//! every other thread `q`, keep the outcomes of the decisions `q` made in `ρ` before its
-//! stop (if any) and let its inputs make every assumption that can hold hold, one decision at
+//! every other thread `q`, keep the outcomes of the decisions `q` made in `ρ` before the
+//! one that stopped it (if any) and let its inputs make every assumption that can hold hold, one decision at
 //! a time along `q`'s silent prefix (which does not depend on the schedule), each
 //! satisfiable by 2; nothing computed from them reaches another thread. Let `ρ'` be `ρ` without the stopping steps. Under
 //! `v'` every step of `ρ'` makes the same decisions as in `ρ` and sees the same state except
