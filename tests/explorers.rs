@@ -593,6 +593,7 @@ fn rvf_all(prog: &Program, unwind: u32, fixed_reads: bool) -> yogar::explore::rv
             causal_maps: false,
             fixed_reads,
             fold_joins: true,
+            fold_guarded: true,
             symbolic_inputs: false,
         },
     )

@@ -90,6 +90,7 @@ pub fn verify(
                 causal_maps: opts.causal_maps,
                 fixed_reads: true,
                 fold_joins: true,
+                fold_guarded: true,
                 symbolic_inputs: opts.property != crate::svcomp::Property::NoOverflow,
             },
         );

@@ -21,6 +21,7 @@
 //! run time and records any thread other than the first one touching it as a fact this pass
 //! did not predict (`SymexOutput::unpredicted`, which the tests require to stay empty).
 
+pub mod guards;
 mod points_to;
 mod roles;
 
@@ -130,6 +131,22 @@ impl Sharing {
     /// The objects `e` may point to.
     pub fn pointees(&self, prog: &Program, e: &Expr) -> ObjSet {
         self.points_to.expr(prog, e)
+    }
+
+    /// The objects one instruction may write (or make, or free): the same over-approximation
+    /// as [`Sharing::only_main_writes`] (a call writes its callee's parameters, the callee's
+    /// own instructions are its own; mutex and condition operations write no memory).
+    pub fn written_by(&self, prog: &Program, kind: &InstrKind) -> BTreeSet<AbsObj> {
+        let mut acc = Accesses {
+            sharing: self,
+            prog,
+            objects: BTreeSet::new(),
+            mutexes: BTreeSet::new(),
+            made: BTreeSet::new(),
+            written: BTreeSet::new(),
+        };
+        acc.writes(kind);
+        acc.written
     }
 
     /// Objects each role accesses, mutex operands, and from them what is shared.

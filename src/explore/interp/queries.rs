@@ -84,6 +84,11 @@ impl<'p> Machine<'p> {
         self.globals.iter().find(|(_, &g)| g == o).map(|(v, _)| *v)
     }
 
+    /// The object of a global variable (not thread-local).
+    pub fn global_obj(&self, v: VarId) -> Option<ObjId> {
+        self.globals.get(&v).copied()
+    }
+
     /// Whether thread `t` is inside an atomic section (no other thread may run).
     pub fn in_atomic(&self, t: usize) -> bool {
         self.threads[t].atomic > 0

@@ -12,8 +12,10 @@
 //! instance fixes its events. From a node (the paper's Algorithm 2, one read per level):
 //! 1. the instance's witness (a run, found by VerifySC, `verify_sc`) is extended maximally
 //!    by non-read events (writes to globals, thread ends: always enabled, their effect
-//!    fixed by their thread) and by joins of finished threads, which observe the same
-//!    wherever they run (`joins`); a run that ends there (every thread finished or blocked, or a violation, trap
+//!    fixed by their thread), by joins of finished threads, which observe the same
+//!    wherever they run (`joins`), and by reads of globals the thread's lock guards (or
+//!    nothing writes after the first thread creation) and releases of a lock by its holder,
+//!    which observe the same too (`guarded`); a run that ends there (every thread finished or blocked, or a violation, trap
 //!    or bound) is a leaf, a complete execution;
 //! 2. for every thread that is not over, its next event is a read; VerifySC enumerates every
 //!    value that read can observe in some witness of the extended instance plus that read,
@@ -137,6 +139,7 @@ pub mod causal;
 pub mod closure;
 pub mod event;
 pub mod fixed;
+pub mod guarded;
 pub mod inputs;
 pub mod joins;
 pub mod settled;
@@ -153,6 +156,8 @@ use super::findings::{out_of_budget, unenumerable, Budget, Findings};
 use super::interp::{Bounds, Machine, RunEnd, Target, Value};
 use super::sched::Step;
 use crate::ir::{InstrKind, Loc, Program};
+use crate::sharing::guards::Guards;
+use crate::sharing::Sharing;
 use crate::verdict::UnknownReason;
 use causal::CausalMap;
 use event::{Ev, Obs, SyncWriters, Unmodelled};
@@ -175,6 +180,10 @@ pub struct Options {
     /// Take joins of finished threads into a node's extension like non-read events
     /// (`joins`; off: for the tests that show it loses no violation).
     pub fold_joins: bool,
+    /// Take reads of globals a held clean mutex guards, or that nothing writes after the
+    /// first thread creation, and releases of a clean mutex by its holder into a node's
+    /// extension (`guarded`; off: for the tests that show it loses no violation).
+    pub fold_guarded: bool,
     /// Keep nondet inputs of more than two values symbolic and explore the input classes
     /// one exploration each (`inputs`); off, such an input gives UNKNOWN (the explorer
     /// enumerates two-valued inputs only). Off under no-overflow, whose overflow tests the
@@ -217,17 +226,21 @@ pub fn explore(prog: &Program, opts: &Options) -> Report {
 }
 
 /// What the explorations of one program share, computed once (not per input class): the
-/// reads whose observation settles a thread, and the globals only one thread accesses.
+/// reads whose observation settles a thread, the globals only one thread accesses, and the
+/// globals a mutex guards or nothing writes after the first thread creation.
 pub(crate) struct Facts<'p> {
     settled: settled::Settled<'p>,
     private: stopping::Private,
+    guards: Guards,
 }
 
 impl<'p> Facts<'p> {
     fn of(prog: &'p Program) -> Facts<'p> {
+        let sharing = Sharing::analyse(prog);
         Facts {
             settled: settled::Settled::of(prog),
-            private: stopping::Private::of(prog),
+            private: stopping::Private::of(prog, &sharing),
+            guards: Guards::analyse(prog, &sharing),
         }
     }
 }
@@ -261,7 +274,11 @@ pub(crate) fn explore_under(
             };
         }
     };
-    let Facts { settled, private } = facts;
+    let Facts {
+        settled,
+        private,
+        guards,
+    } = facts;
     let mut seen: HashMap<u64, Vec<Explored>> = HashMap::new();
     let mut stack = vec![Node {
         inst: vec![Vec::new()],
@@ -293,9 +310,12 @@ pub(crate) fn explore_under(
                 // from another witness's state the same step runs the whole section and may
                 // observe things. It is no non-read event (`atomic_lock_blocked_at_node_false.c`).
                 // A join of a finished thread observes that thread's end wherever it runs:
-                // it is taken like a non-read event (`joins`).
+                // it is taken like a non-read event (`joins`); so are reads of guarded or
+                // unwritten globals and releases by the holder (`guarded`).
                 let plain = ran.obs.is_empty() && !ran.machine.in_atomic(t);
-                let taken = plain || (opts.fold_joins && joins::folds(&node.machine, t, &ran));
+                let taken = plain
+                    || (opts.fold_joins && joins::folds(&node.machine, t, &ran))
+                    || (opts.fold_guarded && guarded::folds(guards, &node.machine, t, &ran));
                 if !taken {
                     continue;
                 }

@@ -61,8 +61,7 @@ pub struct Private {
 }
 
 impl Private {
-    pub fn of(prog: &Program) -> Private {
-        let sharing = Sharing::analyse(prog);
+    pub fn of(prog: &Program, sharing: &Sharing) -> Private {
         let mut private = vec![false; prog.vars.len()];
         for (v, d) in prog.vars.iter() {
             if d.is_global() && !d.thread_local {
