@@ -67,11 +67,10 @@ pub fn decide(prog: &Program, out: &SymexOutput, opts: &EngineOptions) -> Outcom
 /// candidates are false, or a value equality), not by a guess. A guessed true link puts an
 /// edge `w → r` and, through coherence, more edges into the ordering theory's graph, so on a
 /// task with many candidate writes per read (locks and counters of a buffer) the search
-/// spends its conflicts refuting guessed orders. CaDiCaL's default (true first, then saved
-/// and target phases) left bounded_buffer at unwind 5 to luck: 10.6 s CPU or past 60 s for
-/// formulas that differ by a few pruned candidates (issue #27); with links false first it
-/// takes 13,907 conflicts (1,033 from the theory) where the luckier true-first run took
-/// 33,730 (5,392).
+/// spends its conflicts refuting guessed orders. Measured (issue #27, CPU s, one run each):
+/// bounded_buffer at unwind 5 past 60 -> 10.6 (13,907 conflicts; 16.3 and 55.7 with CaDiCaL's
+/// `exteagerreasons=0` and `elim=0`, so luck still plays a part), triangular-longer-2@11
+/// 7.1 -> 4.4, qw2004_variant@11 3.9 -> 3.6, workstealqueue_mutex-2@9 32.2 -> 38.6.
 fn prefer_links_false(links: &encoder::LinkTable, enc: &mut Encoder) {
     for &r in links.reads() {
         for l in links.candidates(r) {
