@@ -1,10 +1,14 @@
 //! `prefer_phase` steers CaDiCaL's decisions and never its answers.
 
+use std::env::set_var;
+
 use solver_glue::{make_solver, Lit, SatSolver, SolveResult};
 
 /// `a ∨ b` with one variable preferred false: CaDiCaL decides it false (its default phase is
-/// true), so the other one must be true.
+/// true), so the other one must be true. Its lucky phases (tried before the search, which
+/// find the all-true model here) are switched off through the developer knob.
 fn model_with_false(preferred: Lit, other: Lit) -> (bool, bool) {
+    set_var(solver_glue::backends::cadical::OPTIONS_ENV, "lucky=0");
     let mut s = make_solver("cadical").unwrap();
     s.add_clause(&[preferred, other]);
     s.prefer_phase(!preferred);
