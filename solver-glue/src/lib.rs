@@ -193,6 +193,13 @@ pub trait SatSolver {
     /// Limits for the following solve calls. A back end that cannot enforce a limit says so
     /// with an error and keeps its previous budget, rather than ignoring the limit.
     fn set_budget(&mut self, budget: Budget) -> Result<(), UnsupportedBudget>;
+    /// Decide `lit`'s variable as `lit` whenever the search decides it (CaDiCaL's forced
+    /// phase, over saved and target phases). A search heuristic only: no answer changes, the
+    /// solver is free to propagate the variable either way. Back ends without such a setting
+    /// ignore it.
+    fn prefer_phase(&mut self, lit: Lit) {
+        let _ = lit;
+    }
     /// Counters over the solver's life.
     fn stats(&self) -> Stats;
     /// Runs `propagator` inside every following search (it observes its variables from now on).

@@ -136,6 +136,10 @@ impl SatSolver for CadicalSolver {
         "cadical"
     }
 
+    fn prefer_phase(&mut self, lit: Lit) {
+        self.solver.phase(lit.to_dimacs());
+    }
+
     fn new_var(&mut self) -> Var {
         // Variables come into being with the first clause that names them, or, for those in no
         // clause, by one `reserve` before the next solve: reserving one at a time copies
