@@ -11,7 +11,19 @@
 
 use std::time::{Duration, Instant};
 
-use crate::explore::stateful::cpu_time;
+/// The CPU time (user and system) of the process so far.
+pub fn cpu_time() -> std::time::Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `clock_gettime` writes the timespec it is given and nothing else.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) } == 0;
+    if !ok {
+        return std::time::Duration::ZERO;
+    }
+    std::time::Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
 
 /// When a budget ends.
 #[derive(Clone, Copy, Debug)]

@@ -8,6 +8,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
+#[path = "common/cpu.rs"]
+mod cpu;
+use cpu::thread_cpu;
 use yogar::frontend::load_file;
 use yogar::ir::DataModel;
 use yogar::prove::analyze::{analyze_opts, analyze_with, Sabotage};
@@ -194,12 +197,7 @@ fn svcomp_targets() {
 }
 
 fn cpu_time() -> f64 {
-    // SAFETY: an all-zero rusage is a valid value of the plain C struct.
-    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: getrusage writes the struct it is given.
-    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
-    let t = |v: libc::timeval| v.tv_sec as f64 + v.tv_usec as f64 / 1e6;
-    t(u.ru_utime) + t(u.ru_stime)
+    yogar::budget::cpu_time().as_secs_f64()
 }
 
 /// Prints the templates and the analyser's invariants of `PROVE_DUMP` (a path), for
@@ -364,15 +362,4 @@ fn counter_twin_is_false_for_bounded_checking() {
         .expect("yogar runs");
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(10), "{name}: {text}");
-}
-
-/// CPU time this thread has used.
-fn thread_cpu() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `clock_gettime` writes the timespec it is given and nothing else.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }

@@ -3,6 +3,9 @@
 
 use std::time::Duration;
 
+#[path = "common/cpu.rs"]
+mod cpu;
+use cpu::thread_cpu;
 use yogar::frontend::load_file;
 use yogar::ir::DataModel;
 use yogar::sharing::Sharing;
@@ -15,18 +18,6 @@ fn shared_task(rel: &str) -> Option<std::path::PathBuf> {
         return None;
     };
     Some(svb.join("c").join(rel))
-}
-
-/// CPU time this thread has used (the budget counts the whole process's, which includes the
-/// other tests running beside this one).
-fn thread_cpu() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `clock_gettime` writes the timespec it is given and nothing else.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
 /// The counting rung keeps to its share: on fkp2013_variant-1, which its Houdini search

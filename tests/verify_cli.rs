@@ -420,6 +420,15 @@ fn compare_size_and_dot() {
         .parse()
         .unwrap();
     assert!(peak > 1.0 && peak < 1e6, "{peak}");
+    // The process's CPU time: positive (the frontend alone takes some) and far below a minute.
+    let cpu: f64 = out
+        .iter()
+        .find_map(|l| l.strip_prefix("process cpu time:"))
+        .expect("--stats reports the CPU time")
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(cpu > 0.0 && cpu < 60.0, "{cpu}");
     // Its one refinement is an exact check, not a cycle: no graph.
     assert_eq!(num("refinements by graph:"), 0);
     assert!(!dir.join("g.dot").exists());

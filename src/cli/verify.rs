@@ -467,6 +467,11 @@ fn stat_lines(s: &engine::EngineStats) -> Vec<(&'static str, Value)> {
         ("sat time", secs(s.sat_time.as_secs_f64())),
         ("theory time", secs(s.theory_time.as_secs_f64())),
         ("total time", secs(s.total_time.as_secs_f64())),
+        // The times above are wall-clock; on a loaded machine only this one measures work.
+        (
+            "process cpu time",
+            secs(crate::budget::cpu_time().as_secs_f64()),
+        ),
     ]);
     if let Some(mib) = peak_resident_mib() {
         v.push(("peak memory MiB", secs(mib)));

@@ -121,7 +121,10 @@ pub fn prove_ladder(
         match check_within(&ts, &cert, budget) {
             Ok(stats) => return Ok(proof(ts, cert, stats)),
             Err(f) => {
-                let timeout = f.obligation.is_none();
+                // Only a timeout ends the ladder: a malformed certificate or verification
+                // conditions that could not be built are a rejection, and the next rung
+                // may still prove the program.
+                let timeout = f.is_timeout();
                 first.get_or_insert_with(|| f.to_string());
                 if timeout {
                     return Err(NoProof {

@@ -58,7 +58,7 @@ pub enum CheckError {
 /// Checks that `store` holds an inductive invariant of `prog` free of violations (see the
 /// module doc).
 pub fn check(prog: &Program, store: &Store, opts: &Options) -> Result<Checked, CheckError> {
-    let cpu = super::cpu_time();
+    let cpu = crate::budget::cpu_time();
     let live = CanonInfo::of(prog);
     let reject = |why: String| Err(CheckError::Rejected(why));
     let init = match super::initial(prog) {
@@ -164,7 +164,7 @@ pub fn check(prog: &Program, store: &Store, opts: &Options) -> Result<Checked, C
         states: walked,
         transitions,
         reduced,
-        time: super::cpu_time().saturating_sub(cpu),
+        time: crate::budget::cpu_time().saturating_sub(cpu),
     })
 }
 

@@ -143,20 +143,6 @@ pub fn initial(prog: &Program) -> Result<crate::explore::Machine<'_>, crate::exp
     Ok(m)
 }
 
-/// The CPU time (user and system) of the process so far.
-pub fn cpu_time() -> std::time::Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `clock_gettime` writes the timespec it is given and nothing else.
-    let ok = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) } == 0;
-    if !ok {
-        return std::time::Duration::ZERO;
-    }
-    std::time::Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
-
 /// The process's resident memory in bytes, where the system tells it.
 pub fn resident_bytes() -> Option<u64> {
     let statm = std::fs::read_to_string("/proc/self/statm").ok()?;

@@ -124,7 +124,13 @@ impl CheckFailure {
 
 impl fmt::Display for CheckFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "certificate rejected: {}: {}", self.what, self.detail)
+        // A timeout says nothing about the certificate: the user must not read it as a
+        // rejection (a larger time limit may still prove the program).
+        if self.is_timeout() {
+            write!(f, "certificate check timed out: {}", self.detail)
+        } else {
+            write!(f, "certificate rejected: {}: {}", self.what, self.detail)
+        }
     }
 }
 

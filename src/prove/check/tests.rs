@@ -428,3 +428,21 @@ fn thread_locals_start_at_zero_in_every_thread() {
     let ts = load(&thread_local_counter(""));
     assert!(check(&ts, &thread_local_cert(&ts), None).is_err());
 }
+
+/// A timeout is no rejection: its message says so, and the ladder can tell the two apart.
+#[test]
+fn timeout_is_not_reported_as_rejection() {
+    let t = timeout_failure();
+    assert!(t.is_timeout());
+    assert!(
+        t.to_string().starts_with("certificate check timed out"),
+        "{t}"
+    );
+    let malformed = CheckFailure {
+        obligation: None,
+        what: "malformed certificate".into(),
+        detail: "x".into(),
+    };
+    assert!(!malformed.is_timeout());
+    assert!(malformed.to_string().starts_with("certificate rejected"));
+}
