@@ -70,13 +70,16 @@ fn mark(m: &Machine) -> Mark {
     })
 }
 
+/// A cached step: the prefix it leads to and its result.
+type Edge<'p> = (RunId, Rc<Ran<'p>>);
+
 type StateKey = (u64, Vec<u32>, Vec<(event::SyncKey, event::EvId)>);
 
 /// The run prefixes of one exploration, from its initial state.
 pub struct Runs<'p> {
     root: Machine<'p>,
     /// (prefix, thread, forced values) → the prefix one step longer, with the step's result.
-    edges: HashMap<(RunId, usize, Vec<u64>), (RunId, Rc<Ran<'p>>)>,
+    edges: HashMap<(RunId, usize, Vec<u64>), Edge<'p>>,
     /// The state of each prefix (`id`).
     states: Vec<Machine<'p>>,
     /// The prefixes by state: (fingerprint, event counts, synchronisation writers).
