@@ -292,11 +292,21 @@ pub fn run_all<'p>(
     idx: u32,
     sync: &SyncWriters,
 ) -> Result<Vec<Ran<'p>>, Unmodelled> {
+    enumerate(|forced| run(m, t, idx, forced, sync), |r| &r.step)
+}
+
+/// Every outcome of a step, one per vector of nondet values: `run` runs it with the values
+/// given first (then 0), `step` reads off the step of an outcome (its choices and their
+/// domains).
+pub fn enumerate<R>(
+    mut run: impl FnMut(&[u64]) -> Result<R, Unmodelled>,
+    step: impl Fn(&R) -> &Step,
+) -> Result<Vec<R>, Unmodelled> {
     let mut out = Vec::new();
     let mut pending: Vec<Vec<u64>> = vec![Vec::new()];
     while let Some(prefix) = pending.pop() {
-        let r = run(m, t, idx, &prefix, sync)?;
-        let choices: &[Choice] = &r.step.choices;
+        let r = run(&prefix)?;
+        let choices: &[Choice] = &step(&r).choices;
         for (j, c) in choices.iter().enumerate().skip(prefix.len()) {
             for v in (0..c.domain).filter(|&v| v != c.value) {
                 let mut alt: Vec<u64> = choices[..j].iter().map(|c| c.value).collect();

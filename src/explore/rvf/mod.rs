@@ -142,6 +142,7 @@ pub mod fixed;
 pub mod guarded;
 pub mod inputs;
 pub mod joins;
+pub mod runs;
 pub mod settled;
 pub mod stopping;
 pub mod verify_sc;
@@ -279,6 +280,8 @@ pub(crate) fn explore_under(
         private,
         guards,
     } = facts;
+    // The steps VerifySC runs, shared between its searches.
+    let mut runs = runs::Runs::new(root.clone());
     let mut seen: HashMap<u64, Vec<Explored>> = HashMap::new();
     let mut stack = vec![Node {
         inst: vec![Vec::new()],
@@ -428,7 +431,7 @@ pub(crate) fn explore_under(
             let found = match fast.map(Ok).unwrap_or_else(|| {
                 let cand_cells = event::next_cells(&node.machine, t, idx, &node.sync);
                 verify_sc::search(
-                    &root,
+                    &mut runs,
                     &node.inst,
                     Some(t),
                     verify_sc::Order {
@@ -598,7 +601,8 @@ fn record_end(
             };
             let limit = Instant::now() + std::time::Duration::from_secs(2);
             let any = CausalMap::default();
-            let ordered = verify_sc::search(root, inst, None, plain, &any, Some(limit))
+            let mut runs = runs::Runs::new(root.clone());
+            let ordered = verify_sc::search(&mut runs, inst, None, plain, &any, Some(limit))
                 .ok()
                 .and_then(|found| found.witnesses.into_iter().next())
                 .map(|(_, st)| st.sched);

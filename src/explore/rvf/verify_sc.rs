@@ -49,6 +49,7 @@ use std::time::Instant;
 use super::causal::{self, CausalMap, Writers};
 use super::closure;
 use super::event::{self, Ev, EvData, EvId, Obs, SyncWriters, Unmodelled};
+use super::runs::{RunId, Runs, ROOT, UNCACHED};
 use crate::explore::interp::{Machine, RunEnd, Target};
 use crate::explore::sched::Step;
 
@@ -63,6 +64,8 @@ pub struct State<'p> {
     pub sched: Vec<usize>,
     /// The candidate event, once executed: its index in `Search::cands`.
     cand: Option<usize>,
+    /// The run prefix this is in the tree of steps run (`runs`).
+    run: RunId,
     /// The memory writes so far, kept only when the causal map constrains an event of the
     /// search (`causal::internal`).
     writes: Writers,
@@ -83,6 +86,7 @@ impl<'p> State<'p> {
             sync,
             sched,
             cand: Some(0),
+            run: UNCACHED,
             writes: Writers::new(),
         }
     }
@@ -132,7 +136,8 @@ pub struct Order<'a> {
     pub cand_cells: Option<&'a [Target]>,
 }
 
-/// Searches the witnesses of `inst` (per thread, its events) from the initial state `root`,
+/// Searches the witnesses of `inst` (per thread, its events) from the initial state of `runs`
+/// (whose steps it shares with the other searches of the exploration, see `runs`),
 /// with one more event of thread `cand` when given, that satisfy the causal map `causal`
 /// (no event `r` of its domain runs internal to `C(r)`, `causal`). The last event of an
 /// instance may end the run (a violation): a witness then ends with it.
@@ -145,7 +150,7 @@ pub struct Order<'a> {
 /// like the initial value (both count as inside). Without a constrained event in reach the
 /// writes are not tracked and the key is the plain one.
 pub fn search<'p>(
-    root: &Machine<'p>,
+    runs: &mut Runs<'p>,
     inst: &[Vec<Ev>],
     cand: Option<usize>,
     order: Order,
@@ -162,6 +167,9 @@ pub fn search<'p>(
         .map(|(r, f)| (r, &f[..]))
         .collect();
     let tracking = !constrained.is_empty();
+    runs.trim();
+    // Shares its objects with the tree's root (copy on write): cheap.
+    let root = runs.root().clone();
     // The initial bytes of a global cell (the closure's initial write).
     let init = |cell: &Target| root.global_summary(cell);
     let mut found = Found::default();
@@ -184,6 +192,7 @@ pub fn search<'p>(
         sync: SyncWriters::new(),
         sched: Vec::new(),
         cand: None,
+        run: ROOT,
         writes: Writers::new(),
     }];
     // Whether event `id`, run as `ran` observing `ev` after the prefix `s`, is forbidden.
@@ -214,7 +223,7 @@ pub fn search<'p>(
             s.cand,
             s.sync.iter().map(|(k, v)| (*k, *v)).collect(),
             writers_key(&s, &lens, &constrained),
-            s.machine.fingerprint(),
+            runs.fingerprint(s.run, &s.machine),
         );
         let bucket = seen.entry(key).or_default();
         if bucket.iter().any(|m| m.same_state(&s.machine)) {
@@ -266,8 +275,10 @@ pub fn search<'p>(
             let Some(ev) = inst.get(t).and_then(|v| v.get(k as usize)) else {
                 continue;
             };
-            let ran =
-                event::run(&s.machine, t, k, &ev.choices, &s.sync).map_err(Stop::Unmodelled)?;
+            let step = runs
+                .run(s.run, &s.machine, t, &s.counts, &ev.choices, &s.sync)
+                .map_err(Stop::Unmodelled)?;
+            let ran = &*step.ran;
             let last = s.counts.iter().zip(&lens).enumerate().all(|(q, (c, l))| {
                 if q == t {
                     c + 1 == *l
@@ -278,21 +289,22 @@ pub fn search<'p>(
             if ran.obs != ev.obs || (ended_early(&ran.step) && !(last && cand.is_none())) {
                 continue;
             }
-            if forbidden(&s, (t, k), &ran, ev) {
+            if forbidden(&s, (t, k), ran, ev) {
                 found.cut += 1;
                 continue;
             }
             // Greedy rules 1a (a pure read) and 1b (a write no event left needs).
             let alone = order.greedy
                 && (ev.pure_read
-                    || !tracking && quiet_write(&s, (t, k), ev, &ran, inst, cand, order));
-            let writes = recorded(&s, (t, k), &ran);
+                    || !tracking && quiet_write(&s, (t, k), ev, ran, inst, cand, order));
+            let writes = recorded(&s, (t, k), ran);
             let mut n = State {
-                machine: ran.machine,
+                machine: ran.machine.clone(),
                 counts: s.counts.clone(),
-                sync: ran.sync,
+                sync: ran.sync.clone(),
                 sched: s.sched.clone(),
                 cand: s.cand,
+                run: step.id,
                 writes,
             };
             n.counts[t] += 1;
@@ -311,11 +323,13 @@ pub fn search<'p>(
             if let Some(c) = cand.filter(|&c| s.cand.is_none() && runnable.contains(&c)) {
                 let k = lens.get(c).copied().unwrap_or(0);
                 if s.counts.get(c).copied().unwrap_or(0) == k {
-                    for ran in
-                        event::run_all(&s.machine, c, k, &s.sync).map_err(Stop::Unmodelled)?
+                    for step in runs
+                        .run_all(s.run, &s.machine, c, &s.counts, &s.sync)
+                        .map_err(Stop::Unmodelled)?
                     {
+                        let ran = &*step.ran;
                         let ev = ran.event();
-                        if forbidden(&s, (c, k), &ran, &ev) {
+                        if forbidden(&s, (c, k), ran, &ev) {
                             found.cut += 1;
                             continue;
                         }
@@ -327,7 +341,7 @@ pub fn search<'p>(
                                 sched,
                                 event: ev,
                                 end: ran.step.end.clone().expect("ended"),
-                                step: ran.step,
+                                step: ran.step.clone(),
                             });
                             if violation {
                                 return Ok(found);
@@ -350,13 +364,14 @@ pub fn search<'p>(
                         if done[i] {
                             continue;
                         }
-                        let writes = recorded(&s, (c, k), &ran);
+                        let writes = recorded(&s, (c, k), ran);
                         next.push(State {
-                            machine: ran.machine,
+                            machine: ran.machine.clone(),
                             counts: s.counts.clone(),
-                            sync: ran.sync,
+                            sync: ran.sync.clone(),
                             sched,
                             cand: Some(i),
+                            run: step.id,
                             writes,
                         });
                     }
