@@ -2,22 +2,16 @@
 //! mutex guards (or that nothing writes after the first thread creation) and releases of a
 //! clean mutex by its holder go into a node's extension. The twins show that an access that
 //! breaks the static precondition (`sharing::guards`) keeps the fold off, so their
-//! violations stay found; the sweep over every test program is in tests/rvf.rs.
-
-use std::path::Path;
+//! violations stay found; the sweep over every test program is in tests/rvf_sweeps.rs.
 
 use yogar::engine::{EngineOptions, Verdict};
-use yogar::explore::interp::Bounds;
-use yogar::explore::{rvf, Budget, Explorer};
+use yogar::explore::{rvf, Explorer};
 use yogar::frontend;
 use yogar::ir::{DataModel, Program};
 
-fn load(name: &str) -> Program {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/programs")
-        .join(name);
-    frontend::load_file(&path, DataModel::Lp64).expect("program lowers")
-}
+#[path = "common/rvf.rs"]
+mod common;
+use common::{load, options};
 
 /// The whole space of `prog` at bound `unwind`, classes counted, with the guarded folds on
 /// or off (everything else as `--engine rvf`).
@@ -25,26 +19,8 @@ fn explore(prog: &Program, unwind: u32, fold_guarded: bool) -> rvf::Report {
     rvf::explore(
         prog,
         &rvf::Options {
-            bounds: Bounds {
-                unwind,
-                unwindset: Default::default(),
-                assertions: true,
-                spin_reduction: false,
-                asserts_stop: false,
-                overflow_checks: false,
-                memsafety: false,
-            },
-            budget: Budget {
-                max_executions: None,
-                deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(120)),
-            },
-            all: true,
-            count_classes: true,
-            causal_maps: false,
-            fixed_reads: true,
-            fold_joins: true,
             fold_guarded,
-            symbolic_inputs: true,
+            ..options(unwind, Some(std::time::Duration::from_secs(120)))
         },
     )
 }

@@ -137,14 +137,7 @@ impl Sharing {
     /// as [`Sharing::only_main_writes`] (a call writes its callee's parameters, the callee's
     /// own instructions are its own; mutex and condition operations write no memory).
     pub fn written_by(&self, prog: &Program, kind: &InstrKind) -> BTreeSet<AbsObj> {
-        let mut acc = Accesses {
-            sharing: self,
-            prog,
-            objects: BTreeSet::new(),
-            mutexes: BTreeSet::new(),
-            made: BTreeSet::new(),
-            written: BTreeSet::new(),
-        };
+        let mut acc = Accesses::new(self, prog);
         acc.writes(kind);
         acc.written
     }
@@ -160,14 +153,7 @@ impl Sharing {
                 let Some(body) = &prog.funcs[f].body else {
                     continue;
                 };
-                let mut acc = Accesses {
-                    sharing: self,
-                    prog,
-                    objects: BTreeSet::new(),
-                    mutexes: BTreeSet::new(),
-                    made: BTreeSet::new(),
-                    written: BTreeSet::new(),
-                };
+                let mut acc = Accesses::new(self, prog);
                 for p in &prog.funcs[f].params {
                     acc.var(*p);
                     acc.write_var(*p);
@@ -190,14 +176,7 @@ impl Sharing {
         // The initialisers run before any thread, as nobody's accesses; their objects exist.
         let mut initialised: BTreeSet<AbsObj> = BTreeSet::new();
         if let Some(body) = &prog.funcs[prog.init].body {
-            let mut acc = Accesses {
-                sharing: self,
-                prog,
-                objects: BTreeSet::new(),
-                mutexes: BTreeSet::new(),
-                made: BTreeSet::new(),
-                written: BTreeSet::new(),
-            };
+            let mut acc = Accesses::new(self, prog);
             for ins in body.instrs.values() {
                 acc.instr(&ins.kind);
             }
@@ -290,7 +269,19 @@ struct Accesses<'a> {
     written: BTreeSet<AbsObj>,
 }
 
-impl Accesses<'_> {
+impl<'a> Accesses<'a> {
+    /// Nothing accessed yet.
+    fn new(sharing: &'a Sharing, prog: &'a Program) -> Accesses<'a> {
+        Accesses {
+            sharing,
+            prog,
+            objects: BTreeSet::new(),
+            mutexes: BTreeSet::new(),
+            made: BTreeSet::new(),
+            written: BTreeSet::new(),
+        }
+    }
+
     fn var(&mut self, v: VarId) {
         if self.prog.vars[v].in_memory() {
             let o = var_object(self.prog, v);
