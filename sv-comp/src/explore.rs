@@ -231,8 +231,8 @@ fn seeds(yogar: &Path, limit: f64) -> bool {
 pub fn run(options: &Options) -> bool {
     let limit = options.limit.unwrap_or(DEFAULT_LIMIT);
     println!("== explore: dpor, cdpor and rvf on scaling families, limit {limit} s CPU per run ==");
-    let Some(yogar) = runs::yogar_binary() else {
-        println!("skipped: no yogar binary next to the bench executable (run `make build`)");
+    // `--yogar PATH` when given (a before/after comparison), else the one beside the bench.
+    let Some(yogar) = runs::chosen_binary(options) else {
         return true;
     };
     let dir: PathBuf =
