@@ -71,6 +71,17 @@ pub fn decide(prog: &Program, out: &SymexOutput, opts: &EngineOptions) -> Outcom
 /// bounded_buffer at unwind 5 past 60 -> 10.6 (13,907 conflicts; 16.3 and 55.7 with CaDiCaL's
 /// `exteagerreasons=0` and `elim=0`, so luck still plays a part), triangular-longer-2@11
 /// 7.1 -> 4.4, qw2004_variant@11 3.9 -> 3.6, workstealqueue_mutex-2@9 32.2 -> 38.6.
+///
+/// CaDiCaL options on top of it (`YOGAR_CADICAL`, issue #27, SAT conflicts, which unlike CPU
+/// time do not depend on the machine's load): bounded_buffer@5 13,907 by default; 1,402 with
+/// `rephase=0` (the saved phases are never reset, so the false links' phases stay), 6,706
+/// with `phase=0`, 8,872 with `subsume=0`, 13,907 with `walk=0` or `lucky=0`, 32,509 with
+/// `vivify=0`, 32,565 with `inprocessing=0`, 49,913 with `stabilizeonly=1`, past 60 s CPU
+/// with `stabilize=0`, `elim=0` or `probe=0`. `rephase=0` is not the default: over the
+/// deep-bound set it moves triangular-longer-2@11 35,808 -> 46,420, workstealqueue_mutex-2@9
+/// 44,569 -> 39,377 (CPU 43.5 s against 36.1 and 46.4 by default: the load's noise),
+/// triangular-1@6 2,974 -> 1,560, the rest the same; the total CPU did not drop (56.9 -> 61.1
+/// s under load), so bounded_buffer's gain is luck as much as method.
 fn prefer_links_false(links: &encoder::LinkTable, enc: &mut Encoder) {
     for &r in links.reads() {
         for l in links.candidates(r) {
