@@ -153,7 +153,6 @@ fn solve_with_theory(
         }
         (None, _) => Checks::new(out, enc),
     };
-    let goal = enc.or(checks.err, checks.other);
     stats.phi0_clauses = enc.counters().clauses;
     if let Err(e) = enc.solver().connect_propagator(Box::new(theory)) {
         return Verdict::Unknown(UnknownReason::unsupported(format!(
@@ -161,13 +160,8 @@ fn solve_with_theory(
         )));
     }
 
-    let verdict = match search(out, enc, &checks, goal, deadline) {
-        Answer::Unknown(c) => Verdict::Unknown(check_reason(prog, &c.kind, c.loc)),
-        Answer::Timeout => Verdict::Unknown(UnknownReason::Timeout),
-        Answer::None => Verdict::True {
-            complete: opts.symex.unwinding_assertions,
-        },
-        Answer::Error => {
+    let verdict = match solve(enc, &[checks.err, !checks.unsupported], deadline) {
+        SolveResult::Sat => {
             let model: Vec<bool> = (1..=enc.solver_ref().num_vars())
                 .map(|v| enc.value(Lit::from_dimacs(v as i32)))
                 .collect();
@@ -213,6 +207,17 @@ fn solve_with_theory(
                 ))),
             }
         }
+        SolveResult::Interrupted => Verdict::Unknown(UnknownReason::Timeout),
+        SolveResult::Unsat => match solve(enc, &[checks.other], deadline) {
+            SolveResult::Sat => {
+                let c = blocking_check(out, |l| enc.value(l));
+                Verdict::Unknown(check_reason(prog, &c.kind, c.loc))
+            }
+            SolveResult::Interrupted => Verdict::Unknown(UnknownReason::Timeout),
+            SolveResult::Unsat => Verdict::True {
+                complete: opts.symex.unwinding_assertions,
+            },
+        },
     };
     if let Some(t) = connected(enc) {
         let s = t.stats();
@@ -224,55 +229,6 @@ fn solve_with_theory(
         stats.coherence_vars = s.coherence_vars;
     }
     verdict
-}
-
-/// How the search of [`search`] ended.
-enum Answer {
-    /// The solver's model reaches an error and no check that blocks FALSE.
-    Error,
-    /// No execution reaches an error without a check that blocks FALSE, but one reaches this
-    /// check, which blocks TRUE.
-    Unknown(crate::symex::Check),
-    /// No execution reaches an error or a check that blocks TRUE.
-    None,
-    Timeout,
-}
-
-/// Decides the checks with one solve on a TRUE task: `goal` is `err ∨ other` (made before
-/// the theory was connected), where the engines' usual order is two solves, `err ∧
-/// ¬unsupported` and, when that has no model, `other`.
-///
-/// The same answer: with no model of `err ∨ other` neither solve has one (TRUE). A model of
-/// `err ∧ ¬unsupported` is a model of the first solve (FALSE). Any other model of the goal
-/// satisfies `other`: if it has `err` it has `unsupported`, i.e. an unsupported check (one
-/// of `other`'s) or an approximated one (then `err ∧ approximated`, also one of `other`'s).
-/// The first solve is then asked as before: a model is FALSE, none is UNKNOWN with the check
-/// that blocks TRUE in the goal's model, which the second solve would have found (any of its
-/// models names such a check). On workstealqueue_mutex-2 at unwind 9, a TRUE task, the
-/// second solve took 40% of the CPU; asked once, the solver refutes both together in 28,461
-/// conflicts where the two solves took 44,569 (issue #27).
-fn search(
-    out: &SymexOutput,
-    enc: &mut Encoder,
-    checks: &Checks,
-    goal: Lit,
-    deadline: &Deadline,
-) -> Answer {
-    match solve(enc, &[goal], deadline) {
-        SolveResult::Unsat => Answer::None,
-        SolveResult::Interrupted => Answer::Timeout,
-        SolveResult::Sat if enc.value(checks.err) && !enc.value(checks.unsupported) => {
-            Answer::Error
-        }
-        SolveResult::Sat => {
-            let blocked = blocking_check(out, |l| enc.value(l)).clone();
-            match solve(enc, &[checks.err, !checks.unsupported], deadline) {
-                SolveResult::Sat => Answer::Error,
-                SolveResult::Interrupted => Answer::Timeout,
-                SolveResult::Unsat => Answer::Unknown(blocked),
-            }
-        }
-    }
 }
 
 /// The trace of a race model: its schedule up to the first access, then the second (see
