@@ -471,7 +471,7 @@ pub(crate) fn explore_under(
                 !opts.count_classes
                     && ev
                         .as_ref()
-                        .is_some_and(|ev| private.silent_stop(ev, &st.machine, &st.sync, t, idx))
+                        .is_some_and(|ev| private.silent_stop(ev, st.machine(), st.sync(), t, idx))
             };
             let before = found.witnesses.len();
             let witnesses: Vec<_> = found
@@ -496,11 +496,12 @@ pub(crate) fn explore_under(
             for (ev, st) in witnesses {
                 let mut inst = node.inst.clone();
                 inst[t].push(ev.expect("a candidate witness"));
+                let (machine, sync, sched) = st.into_parts();
                 children.push(Node {
                     inst,
-                    sched: st.sched,
-                    machine: st.machine,
-                    sync: st.sync,
+                    sched,
+                    machine,
+                    sync,
                     causal: causal.clone(),
                 });
             }
