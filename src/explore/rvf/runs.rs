@@ -73,6 +73,9 @@ fn mark(m: &Machine) -> Mark {
 /// A cached step: the prefix it leads to and its result.
 type Edge<'p> = (RunId, Rc<Ran<'p>>);
 
+/// A cached step's forced nondet values, with the step.
+type Forced<'p> = (Vec<u64>, Edge<'p>);
+
 type StateKey = (u64, Vec<u32>, Vec<(event::SyncKey, event::EvId)>);
 
 /// The run prefixes of one exploration, from its initial state.
@@ -80,7 +83,7 @@ pub struct Runs<'p> {
     root: Machine<'p>,
     /// (prefix, thread) → per vector of forced values, the prefix one step longer with the
     /// step's result (a lookup allocates nothing: most steps force no value, a few one).
-    edges: HashMap<(RunId, usize), Vec<(Vec<u64>, Edge<'p>)>>,
+    edges: HashMap<(RunId, usize), Vec<Forced<'p>>>,
     /// The state of each prefix (`id`).
     states: Vec<Machine<'p>>,
     /// The prefixes by state: (fingerprint, event counts, synchronisation writers).

@@ -59,7 +59,7 @@ use crate::explore::sched::Step;
 /// prefixes that step extends: a successor costs no machine clone.
 #[derive(Clone)]
 enum At<'p> {
-    Own(Machine<'p>, SyncWriters),
+    Own(Box<(Machine<'p>, SyncWriters)>),
     Ran(Rc<event::Ran<'p>>),
 }
 
@@ -90,7 +90,7 @@ impl<'p> State<'p> {
         sched: Vec<usize>,
     ) -> Self {
         State {
-            at: At::Own(machine, sync),
+            at: At::Own(Box::new((machine, sync))),
             counts,
             sched,
             cand: Some(0),
@@ -102,7 +102,7 @@ impl<'p> State<'p> {
     /// The machine state at the prefix's end.
     pub fn machine(&self) -> &Machine<'p> {
         match &self.at {
-            At::Own(m, _) => m,
+            At::Own(b) => &b.0,
             At::Ran(r) => &r.machine,
         }
     }
@@ -110,7 +110,7 @@ impl<'p> State<'p> {
     /// The synchronisation writers at the prefix's end.
     pub fn sync(&self) -> &SyncWriters {
         match &self.at {
-            At::Own(_, s) => s,
+            At::Own(b) => &b.1,
             At::Ran(r) => &r.sync,
         }
     }
@@ -118,7 +118,7 @@ impl<'p> State<'p> {
     /// The machine state, the synchronisation writers and the schedule of the prefix.
     pub fn into_parts(self) -> (Machine<'p>, SyncWriters, Vec<usize>) {
         let (m, s) = match self.at {
-            At::Own(m, s) => (m, s),
+            At::Own(b) => *b,
             At::Ran(r) => match Rc::try_unwrap(r) {
                 Ok(r) => (r.machine, r.sync),
                 Err(r) => (r.machine.clone(), r.sync.clone()),
@@ -151,6 +151,9 @@ pub struct Found<'p> {
     /// Prefixes extended by one write no event left needs, without branching (rule 1b).
     pub quiet: u64,
 }
+
+/// The memo key's part for the causal map (`writers_key`).
+type WritersKey = Vec<(Target, u64, Option<EvId>)>;
 
 /// Why the search stopped early.
 pub enum Stop {
@@ -228,13 +231,12 @@ pub fn search<'p>(
     );
     let mut seen: HashMap<Key, Vec<Machine<'p>>> = HashMap::new();
     // The memo of the prefixes in the tree of steps run, by their id there (see above).
-    let mut seen_runs: HashSet<(RunId, Option<usize>, Vec<(Target, u64, Option<EvId>)>)> =
-        HashSet::new();
+    let mut seen_runs: HashSet<(RunId, Option<usize>, WritersKey)> = HashSet::new();
     // The observations a lock candidate can make that the closure does not rule out, once
     // known (`Some(None)`: the candidate is not a lock, the search is exhaustive).
     let mut targets: Option<Option<Vec<Obs>>> = None;
     let mut stack = vec![State {
-        at: At::Own(root.clone(), SyncWriters::new()),
+        at: At::Own(Box::new((root.clone(), SyncWriters::new()))),
         counts: vec![0; inst.len()],
         sched: Vec::new(),
         cand: None,
