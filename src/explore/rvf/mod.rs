@@ -497,7 +497,7 @@ pub(crate) fn explore_under(
                 !opts.count_classes
                     && ev
                         .as_ref()
-                        .is_some_and(|ev| private.silent_stop(ev, &st.machine, &st.sync, t, idx))
+                        .is_some_and(|ev| private.silent_stop(ev, st.machine(), st.sync(), t, idx))
             };
             let before = found.witnesses.len();
             let witnesses: Vec<_> = found
@@ -524,11 +524,12 @@ pub(crate) fn explore_under(
                 inst[t].push(ev.expect("a candidate witness"));
                 let mut quiet = node.quiet.clone();
                 quiet.loud(t);
+                let (machine, sync, sched) = st.into_parts();
                 children.push(Node {
                     inst,
-                    sched: st.sched,
-                    machine: st.machine,
-                    sync: st.sync,
+                    sched,
+                    machine,
+                    sync,
                     causal: causal.clone(),
                     quiet,
                 });
