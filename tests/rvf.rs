@@ -671,3 +671,49 @@ fn silent_stops_are_not_explored() {
     assert!(p.nodes < w.nodes, "{} vs {}", p.nodes, w.nodes);
     assert_verdicts(&["silent_stop_guard_true.c"], &["silent_stop_seen_false.c"]);
 }
+
+/// Under symbolic inputs, a node whose extension stops a silent thread at a failed assumption
+/// that could hold is cut (`rvf::assume_stops`): fewer input classes, the same violations. An
+/// assumption that never holds (`stop_unsat_assume_false.c`) or cannot hold after its thread
+/// branched the other way on the same condition is not cut; with classes counted nothing is.
+#[test]
+fn silent_failed_assumptions_that_could_hold_are_cut() {
+    let cases = [
+        ("stop_value_read_later_false.c", true),
+        ("stop_value_read_later_true.c", true),
+        ("silent_stop_input_false.c", true),
+        ("silent_stop_input_true.c", true),
+        ("stop_unsat_assume_false.c", false),
+        ("stop_assume_after_branch_false.c", false),
+        ("stop_assume_after_branch_true.c", false),
+    ];
+    for (name, cut) in cases {
+        let prog = load(name);
+        let pruned = pruned_within(&prog, 2, false, 30_000);
+        let whole = pruned_within(&prog, 2, true, 30_000);
+        assert!(pruned.findings.incomplete.is_none(), "{name}");
+        assert!(whole.findings.incomplete.is_none(), "{name}");
+        let unsafe_ = name.ends_with("_false.c");
+        assert_eq!(pruned.findings.violation.is_some(), unsafe_, "{name}");
+        assert_eq!(whole.findings.violation.is_some(), unsafe_, "{name}");
+        let (p, w) = (&pruned.findings.stats, &whole.findings.stats);
+        assert_eq!(w.pruned_stops, 0, "{name}");
+        assert_eq!(p.pruned_stops > 0, cut, "{name}: {p:?}");
+        if cut {
+            assert!(p.input_classes < w.input_classes, "{name}: {p:?} {w:?}");
+        }
+    }
+    assert_verdicts(
+        &[
+            "stop_value_read_later_true.c",
+            "silent_stop_input_true.c",
+            "stop_assume_after_branch_true.c",
+        ],
+        &[
+            "stop_value_read_later_false.c",
+            "silent_stop_input_false.c",
+            "stop_unsat_assume_false.c",
+            "stop_assume_after_branch_false.c",
+        ],
+    );
+}

@@ -60,6 +60,9 @@ pub struct Concolic {
     /// The condition of the last assumption that failed on an input (its thread stopped);
     /// the explorer clears it before a step (see [`stops`]).
     pub failed_assume: Option<SymId>,
+    /// When set, every decision made from then on, repeats included, in order: the decisions
+    /// of one step, which the first-met `log` does not give (`rvf::assume_stops`).
+    pub trail: Option<Vec<Decision>>,
 }
 
 /// The handle the machines keep (clones of a machine share it).
@@ -115,7 +118,13 @@ impl Concolic {
             self.mismatch = true;
             return Err(Mismatch);
         }
-        if !self.terms.is_const(cond) && self.seen.insert(cond) {
+        if self.terms.is_const(cond) {
+            return Ok(());
+        }
+        if let Some(trail) = &mut self.trail {
+            trail.push(Decision { cond, taken });
+        }
+        if self.seen.insert(cond) {
             self.log.push(Decision { cond, taken });
             self.at_choice.push(self.choices);
         }

@@ -73,6 +73,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Instant;
 
+use super::assume_stops::Cuts;
 use super::{explore_under, Facts, Options, Report};
 use crate::explore::concolic::split::{Splitter, Values};
 use crate::explore::concolic::{Concolic, Decision, Handle};
@@ -116,7 +117,12 @@ pub(crate) fn explore(prog: &Program, facts: &Facts, opts: &Options) -> Report {
                 .map(|n| n.saturating_sub(total.stats.executions + total.stats.blocked)),
             deadline: opts.budget.deadline,
         };
-        let rep = explore_under(prog, facts, &one, Some(h.clone()));
+        let cuts = Cuts {
+            h: h.clone(),
+            split: &mut split,
+            values: values.clone(),
+        };
+        let rep = explore_under(prog, facts, &one, Some(cuts));
         classes = classes.zip(rep.classes).map(|(a, b)| a + b);
         merge(&mut total, rep.findings);
         total.stats.input_classes += 1;
@@ -185,6 +191,7 @@ fn merge(total: &mut Findings, f: Findings) {
     t.settled += s.settled;
     t.quiet_writes += s.quiet_writes;
     t.silent_stops += s.silent_stops;
+    t.pruned_stops += s.pruned_stops;
     total.paths.extend(f.paths);
     total.stats.paths = total.paths.len() as u64;
 }

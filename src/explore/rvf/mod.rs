@@ -135,6 +135,7 @@
 //! violation is reported with the schedule that reached it, replayed from the start, and
 //! the trace and witness come from that concrete run.
 
+pub mod assume_stops;
 pub mod causal;
 pub mod closure;
 pub mod event;
@@ -152,7 +153,6 @@ use std::hash::{Hash, Hasher};
 use std::time::Instant;
 
 use super::classes;
-use super::concolic::Handle;
 use super::findings::{out_of_budget, unenumerable, Budget, Findings};
 use super::interp::{Bounds, Machine, RunEnd, Target, Value};
 use super::sched::Step;
@@ -207,6 +207,8 @@ struct Node<'p> {
     machine: Machine<'p>,
     sync: SyncWriters,
     causal: CausalMap,
+    /// The threads whose steps are all silent so far, with their decisions (`assume_stops`).
+    quiet: assume_stops::Quiet,
 }
 
 /// An explored instance and its causal map (the memo).
@@ -247,12 +249,13 @@ impl<'p> Facts<'p> {
 }
 
 /// Explores `prog` within the bounds once: with the inputs of `conc` when given (the
-/// machines run concolically on its symbolic state), else with the inputs enumerated.
+/// machines run concolically on its symbolic state, and a silent thread's failed assumption
+/// that could hold cuts its node, `assume_stops`), else with the inputs enumerated.
 pub(crate) fn explore_under(
     prog: &Program,
     facts: &Facts,
     opts: &Options,
-    conc: Option<Handle>,
+    mut conc: Option<assume_stops::Cuts>,
 ) -> Report {
     let start = Instant::now();
     let mut f = Findings::default();
@@ -260,8 +263,8 @@ pub(crate) fn explore_under(
         opts.count_classes.then(BTreeSet::new);
     let root = match Machine::with_bounds(prog, Some(opts.bounds.clone())) {
         Ok(mut m) => {
-            if let Some(h) = conc {
-                m.attach_concolic(h);
+            if let Some(c) = &conc {
+                m.attach_concolic(c.h.clone());
             }
             m
         }
@@ -289,7 +292,10 @@ pub(crate) fn explore_under(
         machine: root.clone(),
         sync: SyncWriters::new(),
         causal: CausalMap::default(),
+        quiet: assume_stops::Quiet::default(),
     }];
+    // Cut stops are not looked for while classes are counted (`assume_stops`).
+    let cut_stops = !opts.count_classes;
     'search: while let Some(mut node) = stack.pop() {
         if let Some(why) = out_of_budget(&opts.budget, &f.stats) {
             f.give_up(why);
@@ -300,6 +306,10 @@ pub(crate) fn explore_under(
         'extend: loop {
             for t in node.machine.runnable() {
                 let idx = node.inst.get(t).map_or(0, |v| v.len()) as u32;
+                let cuts = conc.as_mut().filter(|_| cut_stops);
+                if let Some(c) = &cuts {
+                    c.before();
+                }
                 let ran = match event::run(&node.machine, t, idx, &[], &node.sync) {
                     Ok(r) => r,
                     Err(e) => {
@@ -320,9 +330,25 @@ pub(crate) fn explore_under(
                     || (opts.fold_joins && joins::folds(&node.machine, t, &ran))
                     || (opts.fold_guarded && guarded::folds(guards, &node.machine, t, &ran));
                 if !taken {
+                    if let Some(c) = &cuts {
+                        c.discard();
+                    }
                     continue;
                 }
                 let ev = ran.event();
+                if let Some(c) = cuts {
+                    match c.after(&mut node.quiet, t, &ran.step, &ev, &ran.machine) {
+                        Ok(false) => {}
+                        Ok(true) => {
+                            f.stats.pruned_stops += 1;
+                            continue 'search;
+                        }
+                        Err(why) => {
+                            f.give_up(why);
+                            break 'search;
+                        }
+                    }
+                }
                 node.machine = ran.machine;
                 node.sync = ran.sync;
                 node.inst.resize_with(node.machine.num_threads(), Vec::new);
@@ -471,7 +497,7 @@ pub(crate) fn explore_under(
                 !opts.count_classes
                     && ev
                         .as_ref()
-                        .is_some_and(|ev| private.silent_stop(ev, &st.machine, &st.sync, t, idx))
+                        .is_some_and(|ev| private.silent_stop(ev, st.machine(), st.sync(), t, idx))
             };
             let before = found.witnesses.len();
             let witnesses: Vec<_> = found
@@ -496,12 +522,16 @@ pub(crate) fn explore_under(
             for (ev, st) in witnesses {
                 let mut inst = node.inst.clone();
                 inst[t].push(ev.expect("a candidate witness"));
+                let mut quiet = node.quiet.clone();
+                quiet.loud(t);
+                let (machine, sync, sched) = st.into_parts();
                 children.push(Node {
                     inst,
-                    sched: st.sched,
-                    machine: st.machine,
-                    sync: st.sync,
+                    sched,
+                    machine,
+                    sync,
                     causal: causal.clone(),
+                    quiet,
                 });
             }
             if opts.causal_maps {

@@ -73,13 +73,17 @@ fn mark(m: &Machine) -> Mark {
 /// A cached step: the prefix it leads to and its result.
 type Edge<'p> = (RunId, Rc<Ran<'p>>);
 
+/// A cached step's forced nondet values, with the step.
+type Forced<'p> = (Vec<u64>, Edge<'p>);
+
 type StateKey = (u64, Vec<u32>, Vec<(event::SyncKey, event::EvId)>);
 
 /// The run prefixes of one exploration, from its initial state.
 pub struct Runs<'p> {
     root: Machine<'p>,
-    /// (prefix, thread, forced values) → the prefix one step longer, with the step's result.
-    edges: HashMap<(RunId, usize, Vec<u64>), Edge<'p>>,
+    /// (prefix, thread) → per vector of forced values, the prefix one step longer with the
+    /// step's result (a lookup allocates nothing: most steps force no value, a few one).
+    edges: HashMap<(RunId, usize), Vec<Forced<'p>>>,
     /// The state of each prefix (`id`).
     states: Vec<Machine<'p>>,
     /// The prefixes by state: (fingerprint, event counts, synchronisation writers).
@@ -137,7 +141,11 @@ impl<'p> Runs<'p> {
         let idx = counts.get(t).copied().unwrap_or(0);
         let cacheable = from != UNCACHED;
         if cacheable {
-            if let Some((id, ran)) = self.edges.get(&(from, t, forced.to_vec())) {
+            let hit = self
+                .edges
+                .get(&(from, t))
+                .and_then(|v| v.iter().find(|(f, _)| f[..] == *forced));
+            if let Some((_, (id, ran))) = hit {
                 return Ok(Cached {
                     id: *id,
                     ran: Rc::clone(ran),
@@ -181,7 +189,9 @@ impl<'p> Runs<'p> {
         };
         if quiet {
             self.edges
-                .insert((from, t, forced.to_vec()), (id, Rc::clone(&ran)));
+                .entry((from, t))
+                .or_default()
+                .push((forced.to_vec(), (id, Rc::clone(&ran))));
         }
         Ok(Cached { id, ran })
     }

@@ -43,7 +43,8 @@
 //! instance can be completed is returned with its witness (one search instead of one per
 //! candidate value group).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 use std::time::Instant;
 
 use super::causal::{self, CausalMap, Writers};
@@ -53,13 +54,21 @@ use super::runs::{RunId, Runs, ROOT, UNCACHED};
 use crate::explore::interp::{Machine, RunEnd, Target};
 use crate::explore::sched::Step;
 
+/// Where a witness prefix ends: a state of its own (the initial state, a witness `fixed`
+/// builds), or the end of a step run, shared with the step cache (`runs`) and the other
+/// prefixes that step extends: a successor costs no machine clone.
+#[derive(Clone)]
+enum At<'p> {
+    Own(Box<(Machine<'p>, SyncWriters)>),
+    Ran(Rc<event::Ran<'p>>),
+}
+
 /// A witness prefix.
 #[derive(Clone)]
 pub struct State<'p> {
-    pub machine: Machine<'p>,
+    at: At<'p>,
     /// Events executed per thread.
     pub counts: Vec<u32>,
-    pub sync: SyncWriters,
     /// The threads of the executed events, in order.
     pub sched: Vec<usize>,
     /// The candidate event, once executed: its index in `Search::cands`.
@@ -81,14 +90,41 @@ impl<'p> State<'p> {
         sched: Vec<usize>,
     ) -> Self {
         State {
-            machine,
+            at: At::Own(Box::new((machine, sync))),
             counts,
-            sync,
             sched,
             cand: Some(0),
             run: UNCACHED,
             writes: Writers::new(),
         }
+    }
+
+    /// The machine state at the prefix's end.
+    pub fn machine(&self) -> &Machine<'p> {
+        match &self.at {
+            At::Own(b) => &b.0,
+            At::Ran(r) => &r.machine,
+        }
+    }
+
+    /// The synchronisation writers at the prefix's end.
+    pub fn sync(&self) -> &SyncWriters {
+        match &self.at {
+            At::Own(b) => &b.1,
+            At::Ran(r) => &r.sync,
+        }
+    }
+
+    /// The machine state, the synchronisation writers and the schedule of the prefix.
+    pub fn into_parts(self) -> (Machine<'p>, SyncWriters, Vec<usize>) {
+        let (m, s) = match self.at {
+            At::Own(b) => *b,
+            At::Ran(r) => match Rc::try_unwrap(r) {
+                Ok(r) => (r.machine, r.sync),
+                Err(r) => (r.machine.clone(), r.sync.clone()),
+            },
+        };
+        (m, s, self.sched)
     }
 }
 
@@ -115,6 +151,9 @@ pub struct Found<'p> {
     /// Prefixes extended by one write no event left needs, without branching (rule 1b).
     pub quiet: u64,
 }
+
+/// The memo key's part for the causal map (`writers_key`).
+type WritersKey = Vec<(Target, u64, Option<EvId>)>;
 
 /// Why the search stopped early.
 pub enum Stop {
@@ -149,6 +188,14 @@ pub struct Order<'a> {
 /// outside its frontier (`writers_key`); a writer inside every such frontier is left out,
 /// like the initial value (both count as inside). Without a constrained event in reach the
 /// writes are not tracked and the key is the plain one.
+///
+/// A prefix in the tree of steps run (`runs`, every prefix but those run while the tree is
+/// full) is named in the memo by its id there instead of its state: `Runs::run` makes two
+/// prefixes one node exactly when the plain key calls them equal (memory fingerprint,
+/// event counts, synchronisation writers, `Machine::same_state`), and the tree is dropped
+/// only between searches, so within a search equal ids mean equal plain keys. The memo then
+/// keeps no machine and compares none. A prefix outside the tree is keyed by its state; the
+/// same state reached both ways is searched twice, which costs time only.
 pub fn search<'p>(
     runs: &mut Runs<'p>,
     inst: &[Vec<Ev>],
@@ -183,13 +230,14 @@ pub fn search<'p>(
         u64,
     );
     let mut seen: HashMap<Key, Vec<Machine<'p>>> = HashMap::new();
+    // The memo of the prefixes in the tree of steps run, by their id there (see above).
+    let mut seen_runs: HashSet<(RunId, Option<usize>, WritersKey)> = HashSet::new();
     // The observations a lock candidate can make that the closure does not rule out, once
     // known (`Some(None)`: the candidate is not a lock, the search is exhaustive).
     let mut targets: Option<Option<Vec<Obs>>> = None;
     let mut stack = vec![State {
-        machine: root.clone(),
+        at: At::Own(Box::new((root.clone(), SyncWriters::new()))),
         counts: vec![0; inst.len()],
-        sync: SyncWriters::new(),
         sched: Vec::new(),
         cand: None,
         run: ROOT,
@@ -218,19 +266,28 @@ pub fn search<'p>(
         if s.cand.is_some_and(|i| done[i]) {
             continue;
         }
-        let key: Key = (
-            s.counts.clone(),
-            s.cand,
-            s.sync.iter().map(|(k, v)| (*k, *v)).collect(),
-            writers_key(&s, &lens, &constrained),
-            runs.fingerprint(s.run, &s.machine),
-        );
-        let bucket = seen.entry(key).or_default();
-        if bucket.iter().any(|m| m.same_state(&s.machine)) {
+        let writers = writers_key(&s, &lens, &constrained);
+        let fresh = if s.run != UNCACHED {
+            seen_runs.insert((s.run, s.cand, writers))
+        } else {
+            let key: Key = (
+                s.counts.clone(),
+                s.cand,
+                s.sync().iter().map(|(k, v)| (*k, *v)).collect(),
+                writers,
+                runs.fingerprint(s.run, s.machine()),
+            );
+            let bucket = seen.entry(key).or_default();
+            let fresh = !bucket.iter().any(|m| m.same_state(s.machine()));
+            if fresh {
+                // Shares its objects and threads with the prefix's (copy on write): cheap.
+                bucket.push(s.machine().clone());
+            }
+            fresh
+        };
+        if !fresh {
             continue;
         }
-        // Shares its objects and threads with `s.machine` (copy on write): cheap.
-        bucket.push(s.machine.clone());
         found.states += 1;
         if found.states % 1024 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(Stop::Deadline);
@@ -259,7 +316,7 @@ pub fn search<'p>(
                 }
             }
         }
-        let mut runnable = s.machine.runnable();
+        let mut runnable = s.machine().runnable();
         // The auxiliary trace's next thread first.
         if let Some(&a) = aux.get(s.sched.len()) {
             if let Some(p) = runnable.iter().position(|&t| t == a) {
@@ -276,7 +333,7 @@ pub fn search<'p>(
                 continue;
             };
             let step = runs
-                .run(s.run, &s.machine, t, &s.counts, &ev.choices, &s.sync)
+                .run(s.run, s.machine(), t, &s.counts, &ev.choices, s.sync())
                 .map_err(Stop::Unmodelled)?;
             let ran = &*step.ran;
             let last = s.counts.iter().zip(&lens).enumerate().all(|(q, (c, l))| {
@@ -299,9 +356,8 @@ pub fn search<'p>(
                     || !tracking && quiet_write(&s, (t, k), ev, ran, inst, cand, order));
             let writes = recorded(&s, (t, k), ran);
             let mut n = State {
-                machine: ran.machine.clone(),
+                at: At::Ran(Rc::clone(&step.ran)),
                 counts: s.counts.clone(),
-                sync: ran.sync.clone(),
                 sched: s.sched.clone(),
                 cand: s.cand,
                 run: step.id,
@@ -324,7 +380,7 @@ pub fn search<'p>(
                 let k = lens.get(c).copied().unwrap_or(0);
                 if s.counts.get(c).copied().unwrap_or(0) == k {
                     for step in runs
-                        .run_all(s.run, &s.machine, c, &s.counts, &s.sync)
+                        .run_all(s.run, s.machine(), c, &s.counts, s.sync())
                         .map_err(Stop::Unmodelled)?
                     {
                         let ran = &*step.ran;
@@ -366,9 +422,8 @@ pub fn search<'p>(
                         }
                         let writes = recorded(&s, (c, k), ran);
                         next.push(State {
-                            machine: ran.machine.clone(),
+                            at: At::Ran(Rc::clone(&step.ran)),
                             counts: s.counts.clone(),
-                            sync: ran.sync.clone(),
                             sched,
                             cand: Some(i),
                             run: step.id,
@@ -525,7 +580,7 @@ fn quiet_write(
     // Per cell written: the cell, its value before e and after it.
     let mut cells: Vec<(Target, u64, u64)> = Vec::new();
     for a in ran.step.accesses.iter().filter(|a| a.write) {
-        let before = s.machine.global_summary(&a.target);
+        let before = s.machine().global_summary(&a.target);
         let after = ran.machine.global_summary(&a.target);
         let (Some(before), Some(after)) = (before, after) else {
             return false;
