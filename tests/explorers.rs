@@ -17,15 +17,7 @@ fn load(name: &str) -> Program {
 }
 
 fn bounds() -> Bounds {
-    Bounds {
-        unwind: 2,
-        unwindset: Default::default(),
-        assertions: true,
-        spin_reduction: false,
-        asserts_stop: false,
-        overflow_checks: false,
-        memsafety: false,
-    }
+    Bounds::asserted(2)
 }
 
 /// Every complete run of source-DPOR (all of them, violations included).

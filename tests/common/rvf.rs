@@ -22,15 +22,7 @@ pub fn load(name: &str) -> Program {
 
 /// Loops unrolled `unwind` times, the bound asserted.
 pub fn bounds(unwind: u32) -> Bounds {
-    Bounds {
-        unwind,
-        unwindset: Default::default(),
-        assertions: true,
-        spin_reduction: false,
-        asserts_stop: false,
-        overflow_checks: false,
-        memsafety: false,
-    }
+    Bounds::asserted(unwind)
 }
 
 /// The whole space at bound `unwind`, violations included, classes counted, every reduction

@@ -229,6 +229,22 @@ pub struct Bounds {
     pub memsafety: bool,
 }
 
+impl Bounds {
+    /// Loops unrolled `unwind` times with the bound asserted, and no reduction or other
+    /// property switched on: the plain bounds of an unreach-call exploration.
+    pub fn asserted(unwind: u32) -> Bounds {
+        Bounds {
+            unwind,
+            unwindset: HashMap::new(),
+            assertions: true,
+            spin_reduction: false,
+            asserts_stop: false,
+            overflow_checks: false,
+            memsafety: false,
+        }
+    }
+}
+
 /// A thread's state at a loop head, for the spin reduction: its effect count and its live
 /// private variables' objects.
 #[derive(Clone, Debug, PartialEq)]

@@ -172,15 +172,7 @@ mod tests {
             guards,
         };
         let opts = Options {
-            bounds: Bounds {
-                unwind: 2,
-                unwindset: Default::default(),
-                assertions: true,
-                spin_reduction: false,
-                asserts_stop: false,
-                overflow_checks: false,
-                memsafety: false,
-            },
+            bounds: Bounds::asserted(2),
             budget: Budget::default(),
             all: true,
             count_classes: false,
