@@ -11,6 +11,7 @@
 //! Adding an engine: a variant of [`Engine`], its names in [`Engine::NAMES`], and its arm in
 //! [`Engine::decide`].
 
+mod ask;
 pub mod cegar;
 pub mod eog;
 pub mod monolithic;
@@ -29,6 +30,8 @@ use crate::svcomp::Property;
 use crate::symex::{CheckKind, SymexOptions, SymexOutput};
 
 pub use crate::trace::{Trace, TraceEvent, TraceInput};
+pub use ask::Checks;
+pub(crate) use ask::{ask, blocking_check, Answer};
 
 /// What the user asked of an engine.
 #[derive(Clone, Debug)]
@@ -447,24 +450,6 @@ pub fn check_reason(
     }
 }
 
-/// The check that makes a model of [`Checks::other`] an UNKNOWN (`holds`: its value in the
-/// model): a loop or recursion bound when one fails in it, since a deeper bound may then decide
-/// (under `--unwind auto`), else the first other check that fails.
-pub(crate) fn blocking_check(
-    out: &SymexOutput,
-    holds: impl Fn(solver_glue::Lit) -> bool,
-) -> &crate::symex::Check {
-    let failing = || {
-        out.checks
-            .iter()
-            .filter(|c| !c.kind.is_error() && holds(c.lit))
-    };
-    failing()
-        .find(|c| matches!(c.kind, CheckKind::Unwind { .. } | CheckKind::Recursion(_)))
-        .or_else(|| failing().next())
-        .expect("a check literal holds in the model")
-}
-
 /// A deadline from an optional timeout, and where solves report that they run.
 pub(crate) struct Deadline(Option<Instant>, Option<Arc<Status>>);
 
@@ -482,60 +467,6 @@ impl Deadline {
     }
     pub fn passed(&self) -> bool {
         self.left().is_some_and(|l| l.is_zero())
-    }
-}
-
-/// The disjunctions of the checks an engine asks about.
-///
-/// A counterexample is real only if it reaches a property violation without meeting an
-/// unsupported construct anywhere (a value read through an unresolved pointer is arbitrary);
-/// so engines first solve under `err ∧ ¬unsupported`, and only when that is impossible ask for
-/// `other` (a loop past its bound, an unsupported construct, an error together with an invalid
-/// read or an approximated construct), which makes TRUE an UNKNOWN.
-pub struct Checks {
-    pub err: solver_glue::Lit,
-    pub unsupported: solver_glue::Lit,
-    pub other: solver_glue::Lit,
-}
-
-impl Checks {
-    /// The checks of unreach-call: the errors are the property checks (assertions,
-    /// `reach_error`).
-    pub fn new(out: &crate::symex::SymexOutput, enc: &mut encoder::Encoder) -> Checks {
-        let props: Vec<solver_glue::Lit> = out.property_checks().map(|c| c.lit).collect();
-        Checks::for_errors(out, enc, &props)
-    }
-
-    /// The checks with `props` as the errors (another property's violations, e.g. data
-    /// races); the property checks of symbolic execution are then none.
-    pub fn for_errors(
-        out: &crate::symex::SymexOutput,
-        enc: &mut encoder::Encoder,
-        props: &[solver_glue::Lit],
-    ) -> Checks {
-        let lits = |f: &dyn Fn(&CheckKind) -> bool| -> Vec<solver_glue::Lit> {
-            out.checks
-                .iter()
-                .filter(|c| f(&c.kind))
-                .map(|c| c.lit)
-                .collect()
-        };
-        let approximated =
-            |k: &CheckKind| matches!(k, CheckKind::InvalidRead | CheckKind::Approximate(_));
-        let unsupp = lits(&|k| matches!(k, CheckKind::Unsupported(_)) || approximated(k));
-        let approximations = lits(&approximated);
-        let mut others = lits(&|k| !k.is_error() && !approximated(k));
-        // An invalid read gives an arbitrary value, an over-approximation, and so does an
-        // approximated construct (`CheckKind::Approximate`): it blocks a TRUE only in an
-        // execution that also reaches an error (the error may hang on that value).
-        let err = enc.or_all(props);
-        let any_approximated = enc.or_all(&approximations);
-        others.push(enc.and(err, any_approximated));
-        Checks {
-            err,
-            unsupported: enc.or_all(&unsupp),
-            other: enc.or_all(&others),
-        }
     }
 }
 

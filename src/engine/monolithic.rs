@@ -5,15 +5,13 @@
 //! only when none can fail are the other checks asked for (a loop running past its bound, an
 //! unsupported construct reached), which turn TRUE into UNKNOWN.
 
-use encoder::{Encoder, LiteralMode, ScheduleEncoding};
-use solver_glue::SolveResult;
-
 use super::{
-    blocking_check, check_reason, solve, Checks, Deadline, EngineOptions, EngineStats, Outcome,
-    Trace, UnknownReason, Verdict,
+    ask, Answer, Checks, Deadline, EngineOptions, EngineStats, Outcome, Trace, UnknownReason,
+    Verdict,
 };
 use crate::ir::Program;
 use crate::symex::SymexOutput;
+use encoder::{Encoder, LiteralMode, ScheduleEncoding};
 
 /// The sharing pass, symbolic execution, then [`decide`].
 pub fn verify(prog: &Program, opts: &EngineOptions) -> Outcome {
@@ -50,8 +48,8 @@ fn solve_exactly(
     stats.xi_clauses = xi.size().clauses;
 
     let checks = Checks::new(out, enc);
-    match solve(enc, &[checks.err, !checks.unsupported], deadline) {
-        SolveResult::Sat => {
+    match ask(prog, out, enc, &checks, deadline) {
+        Answer::Violation => {
             let failed = out
                 .property_checks()
                 .find(|c| enc.value(c.lit))
@@ -59,18 +57,10 @@ fn solve_exactly(
                 .clone();
             let order = xi.order(eq, enc);
             let trace = Trace::build(prog, out, enc, &order, (failed.loc, failed.thread));
-            return Verdict::False { trace };
+            Verdict::False { trace }
         }
-        SolveResult::Interrupted => return Verdict::Unknown(UnknownReason::Timeout),
-        SolveResult::Unsat => {}
-    }
-    match solve(enc, &[checks.other], deadline) {
-        SolveResult::Sat => {
-            let c = blocking_check(out, |l| enc.value(l));
-            Verdict::Unknown(check_reason(prog, &c.kind, c.loc))
-        }
-        SolveResult::Interrupted => Verdict::Unknown(UnknownReason::Timeout),
-        SolveResult::Unsat => Verdict::True {
+        Answer::Unknown(why) => Verdict::Unknown(why),
+        Answer::Holds => Verdict::True {
             complete: opts.symex.unwinding_assertions,
         },
     }

@@ -18,10 +18,7 @@ use encoder::{
 use solver_glue::{make_solver, Lit, SolveResult};
 
 use super::race::{self, RacePair};
-use super::{
-    blocking_check, check_reason, solve, Checks, Deadline, EngineOptions, EngineStats, Outcome,
-    Trace, Verdict,
-};
+use super::{ask, Answer, Checks, Deadline, EngineOptions, EngineStats, Outcome, Trace, Verdict};
 use crate::ir::Program;
 use crate::svcomp::Property;
 use crate::symex::{CheckKind, SymexOutput};
@@ -160,8 +157,8 @@ fn solve_with_theory(
         )));
     }
 
-    let verdict = match solve(enc, &[checks.err, !checks.unsupported], deadline) {
-        SolveResult::Sat => {
+    let verdict = match ask(prog, out, enc, &checks, deadline) {
+        Answer::Violation => {
             let model: Vec<bool> = (1..=enc.solver_ref().num_vars())
                 .map(|v| enc.value(Lit::from_dimacs(v as i32)))
                 .collect();
@@ -207,16 +204,9 @@ fn solve_with_theory(
                 ))),
             }
         }
-        SolveResult::Interrupted => Verdict::Unknown(UnknownReason::Timeout),
-        SolveResult::Unsat => match solve(enc, &[checks.other], deadline) {
-            SolveResult::Sat => {
-                let c = blocking_check(out, |l| enc.value(l));
-                Verdict::Unknown(check_reason(prog, &c.kind, c.loc))
-            }
-            SolveResult::Interrupted => Verdict::Unknown(UnknownReason::Timeout),
-            SolveResult::Unsat => Verdict::True {
-                complete: opts.symex.unwinding_assertions,
-            },
+        Answer::Unknown(why) => Verdict::Unknown(why),
+        Answer::Holds => Verdict::True {
+            complete: opts.symex.unwinding_assertions,
         },
     };
     if let Some(t) = connected(enc) {
