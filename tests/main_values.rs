@@ -108,3 +108,32 @@ fn heap_reads_stay_events_under_no_data_race_so_a_free_races_with_them() {
         }
     }
 }
+
+/// How many read events `main` makes of the location named `loc`.
+fn main_reads(out: &SymexOutput, loc: &str) -> usize {
+    let eq = &out.equation;
+    let main = out.threads.iter().find(|t| t.number == 0).map(|t| t.thread);
+    eq.events
+        .values()
+        .filter(|e| e.is_read() && Some(e.thread) == main)
+        .filter(|e| eq.locations[e.location].name == loc)
+        .count()
+}
+
+#[test]
+fn main_reads_a_field_only_it_writes_without_events() {
+    let out = equation("own_value_index_true.c");
+    assert_eq!(main_reads(&out, "q+0"), 0, "mask");
+    // `tail` is written by the worker: main's read of it stays an event, and so does the
+    // worker's read of `mask` (main writes it after the create).
+    assert_eq!(main_reads(&out, "q+4"), 1, "tail");
+    assert_eq!(thread_reads(&out, "q+0"), 1, "the worker's mask");
+}
+
+#[test]
+fn main_reads_a_field_another_thread_writes_as_events() {
+    let out = equation("own_value_thread_writes_false.c");
+    // The worker writes `mask`: the guess is found wrong and main's two reads (the
+    // assertion's two comparisons read it once each) are events again.
+    assert!(main_reads(&out, "q+0") >= 1, "mask");
+}

@@ -271,6 +271,8 @@ impl Symex<'_, '_, '_> {
                 old
             } else if let Some(v) = self.main_value(o, k, b, loc) {
                 v
+            } else if let Some(v) = self.own_value(o, k, b, loc) {
+                v
             } else {
                 let value = self.enc.bv_fresh(b);
                 events.extend(self.emit(loc, AccessKind::Read, g, value.clone(), atomic, section));
