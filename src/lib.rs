@@ -14,6 +14,7 @@ pub mod ir;
 pub mod litmus;
 pub mod pipeline;
 pub mod prove;
+pub mod resources;
 pub mod sharing;
 pub mod status;
 pub mod svcomp;

@@ -16,6 +16,7 @@ use crate::exit;
 use crate::frontend::{self, LoadError};
 use crate::ir::{DataModel, Program};
 use crate::prove::run::Proof;
+use crate::resources;
 use crate::sharing::Sharing;
 use crate::status::{Phase, Status};
 use crate::svcomp::{Property, Request};
@@ -419,6 +420,8 @@ fn deepen(
     let sharing = Sharing::analyse_with(prog, *property == Property::NoDataRace);
     times.symex_time += start.elapsed();
     let mut provers_tried = false;
+    // The peak memory after the bound before the last (see `next_bound_fits`).
+    let mut last_peak = None;
     // The ladder's first rung still to try: the rungs rejected before bound 2 are not tried
     // again (each is deterministic).
     let mut ladder_from = 0;
@@ -551,7 +554,31 @@ fn deepen(
             // The trial of this bound ran out of its share: again, with all the time left.
             continue;
         }
+        let peak = (bound, resources::peak_resident_bytes().unwrap_or(0));
+        if !next_bound_fits(last_peak, peak, next_bound(bound)) {
+            outcome.stats = with_times(std::mem::take(&mut outcome.stats), &times);
+            return Ok((bound, outcome, None));
+        }
+        last_peak = Some(peak);
         bound = next_bound(bound);
+    }
+}
+
+/// Whether `--unwind auto` starts bound `next` after the peaks `earlier` and `last`: not when
+/// the process runs under an address-space limit (`--memlimit`) and the peak extrapolated to
+/// `next` would not fit under it. The run then ends with the last bound's UNKNOWN (its bound
+/// was too small), the answer it would have given anyway, instead of running out of memory
+/// (an abort the regression runner counts as out of memory): the equations of the loops that
+/// need thousands of iterations (pthread-driver-races' nvram tasks) grow by gigabytes a bound.
+fn next_bound_fits(
+    earlier: Option<resources::BoundPeak>,
+    last: resources::BoundPeak,
+    next: u32,
+) -> bool {
+    let projected = earlier.and_then(|e| resources::projected_peak(e, last, next));
+    match (projected, resources::address_space_limit()) {
+        (Some(p), Some(limit)) => resources::fits(p, limit),
+        _ => true,
     }
 }
 

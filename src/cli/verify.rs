@@ -474,24 +474,12 @@ fn stat_lines(s: &engine::EngineStats) -> Vec<(&'static str, Value)> {
             secs(crate::budget::cpu_time().as_secs_f64()),
         ),
     ]);
-    if let Some(mib) = peak_resident_mib() {
+    if let Some(mib) =
+        crate::resources::peak_resident_bytes().map(|b| b as f64 / f64::from(1u32 << 20))
+    {
         v.push(("peak memory MiB", secs(mib)));
     }
     v
-}
-
-/// The peak resident set size of this process so far in MiB (`getrusage`), the figure the
-/// regression runner's memory limit and SV-COMP's are about. Under `--memlimit` it is the
-/// worker's own (the process that verifies and prints the statistics).
-fn peak_resident_mib() -> Option<f64> {
-    // SAFETY: an all-zero rusage is a valid value for getrusage to fill in.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: getrusage writes the struct we pass and touches no other memory.
-    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
-        return None;
-    }
-    // Linux reports kilobytes.
-    Some(usage.ru_maxrss.max(0) as f64 / 1024.0)
 }
 
 /// A ratio or time rounded to what the text output shows.

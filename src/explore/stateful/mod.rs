@@ -142,10 +142,3 @@ pub fn initial(prog: &Program) -> Result<crate::explore::Machine<'_>, crate::exp
     m.split_at_inputs();
     Ok(m)
 }
-
-/// The process's resident memory in bytes, where the system tells it.
-pub fn resident_bytes() -> Option<u64> {
-    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
-    Some(pages * 4096)
-}

@@ -70,7 +70,7 @@ pub fn search<'p>(prog: &'p Program, opts: &Options) -> Searched<'p> {
                 out.incomplete.get_or_insert(UnknownReason::Timeout);
                 return out;
             }
-            let resident = super::resident_bytes().unwrap_or(0);
+            let resident = crate::resources::resident_bytes().unwrap_or(0);
             if opts.max_resident.is_some_and(|n| resident > n) {
                 out.incomplete.get_or_insert(UnknownReason::OutOfMemory);
                 return out;
