@@ -70,36 +70,54 @@ fn mark(m: &Machine) -> Mark {
     })
 }
 
-/// A cached step: the prefix it leads to and its result.
-type Edge<'p> = (RunId, Rc<Ran<'p>>);
-
-/// A cached step's forced nondet values, with the step.
-type Forced<'p> = (Vec<u64>, Edge<'p>);
+/// A step cached from a prefix: its thread, its forced nondet values, the prefix one step
+/// longer and the step's result.
+struct Edge<'p> {
+    thread: usize,
+    forced: Vec<u64>,
+    to: RunId,
+    ran: Rc<Ran<'p>>,
+}
 
 type StateKey = (u64, Vec<u32>, Vec<(event::SyncKey, event::EvId)>);
 
 /// The run prefixes of one exploration, from its initial state.
+///
+/// The prefixes are numbered densely from `ROOT`, so everything kept per prefix is a vector
+/// indexed by its id (no hashing on the search's hot path): the steps run from it, its
+/// state, its fingerprint, and the mark of the search that last visited it (`first_visit`).
 pub struct Runs<'p> {
     root: Machine<'p>,
-    /// (prefix, thread) → per vector of forced values, the prefix one step longer with the
-    /// step's result (a lookup allocates nothing: most steps force no value, a few one).
-    edges: HashMap<(RunId, usize), Vec<Forced<'p>>>,
-    /// The state of each prefix (`id`).
-    states: Vec<Machine<'p>>,
+    /// Per prefix (by id), the steps run from it: a handful (one per runnable thread and
+    /// vector of forced values; most steps force no value), scanned in place, so a lookup
+    /// allocates and hashes nothing.
+    edges: Vec<Vec<Edge<'p>>>,
+    /// Per prefix but the root (id - 1), the step that first reached it: its machine is
+    /// the prefix's state, shared with the step (no clone per prefix).
+    reached: Vec<Rc<Ran<'p>>>,
     /// The prefixes by state: (fingerprint, event counts, synchronisation writers).
     by_state: HashMap<StateKey, Vec<RunId>>,
     /// The memory fingerprint of each prefix's state, once asked (`id`: the root too).
     prints: Vec<Option<u64>>,
+    /// Per prefix, the last search (`epoch`) that visited it (`first_visit`).
+    marks: Vec<u32>,
+    /// Per prefix, its runnable threads (`Machine::runnable`), once asked.
+    runnable: Vec<Option<Rc<[usize]>>>,
+    /// The current search's number; 0 marks no search.
+    epoch: u32,
 }
 
 impl<'p> Runs<'p> {
     pub fn new(root: Machine<'p>) -> Self {
         Runs {
-            states: vec![root.clone()],
             root,
-            edges: HashMap::new(),
+            edges: vec![Vec::new()],
+            reached: Vec::new(),
             by_state: HashMap::new(),
             prints: vec![None],
+            marks: vec![0],
+            runnable: vec![None],
+            epoch: 0,
         }
     }
 
@@ -108,15 +126,51 @@ impl<'p> Runs<'p> {
         &self.root
     }
 
-    /// Drops the tree when it is full; call between searches only (the ids a search holds
-    /// would name other prefixes afterwards).
-    pub fn trim(&mut self) {
-        if self.states.len() >= CAP {
-            self.edges.clear();
-            self.by_state.clear();
-            self.states.truncate(1);
-            self.prints.truncate(1);
+    /// The state of the prefix `id`.
+    fn state(&self, id: RunId) -> &Machine<'p> {
+        match id {
+            ROOT => &self.root,
+            _ => &self.reached[id as usize - 1].machine,
         }
+    }
+
+    /// Prefixes in the tree.
+    fn len(&self) -> usize {
+        self.edges.len()
+    }
+
+    /// Starts a search: drops the tree when it is full (the ids an earlier search held
+    /// would name other prefixes afterwards) and forgets which prefixes were visited
+    /// (`first_visit`). Call between searches only.
+    pub fn begin_search(&mut self) {
+        if self.len() >= CAP {
+            self.edges.truncate(1);
+            self.edges[0].clear();
+            self.reached.clear();
+            self.by_state.clear();
+            self.prints.truncate(1);
+            self.marks.truncate(1);
+            self.runnable.truncate(1);
+        }
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.marks.iter_mut().for_each(|m| *m = 0);
+            self.epoch = 1;
+        }
+    }
+
+    /// Whether the current search (`begin_search`) visits the prefix `id` (in the tree)
+    /// for the first time: true once per prefix and search.
+    pub fn first_visit(&mut self, id: RunId) -> bool {
+        let mark = &mut self.marks[id as usize];
+        let first = *mark != self.epoch;
+        *mark = self.epoch;
+        first
+    }
+
+    /// Whether the current search has visited the prefix `id` (in the tree) already.
+    pub fn visited(&self, id: RunId) -> bool {
+        self.marks[id as usize] == self.epoch
     }
 
     /// `event::run` of the next step of thread `t` (event `counts[t]`) with the nondet values
@@ -141,21 +195,20 @@ impl<'p> Runs<'p> {
         let idx = counts.get(t).copied().unwrap_or(0);
         let cacheable = from != UNCACHED;
         if cacheable {
-            let hit = self
-                .edges
-                .get(&(from, t))
-                .and_then(|v| v.iter().find(|(f, _)| f[..] == *forced));
-            if let Some((_, (id, ran))) = hit {
+            let hit = self.edges[from as usize]
+                .iter()
+                .find(|e| e.thread == t && e.forced[..] == *forced);
+            if let Some(e) = hit {
                 return Ok(Cached {
-                    id: *id,
-                    ran: Rc::clone(ran),
+                    id: e.to,
+                    ran: Rc::clone(&e.ran),
                 });
             }
         }
         let before = mark(m);
         let ran = Rc::new(event::run(m, t, idx, forced, sync)?);
         let quiet = mark(m) == before;
-        if !cacheable || self.states.len() >= CAP {
+        if !cacheable || self.len() >= CAP {
             return Ok(Cached { id: UNCACHED, ran });
         }
         let mut after = counts.to_vec();
@@ -171,27 +224,32 @@ impl<'p> Runs<'p> {
             after,
             ran.sync.iter().map(|(k, v)| (*k, *v)).collect(),
         );
-        let bucket = self.by_state.entry(key).or_default();
-        let states = &self.states;
-        let id = match bucket
-            .iter()
-            .copied()
-            .find(|&id| states[id as usize].same_state(&ran.machine))
-        {
+        let found = self.by_state.get(&key).and_then(|bucket| {
+            bucket
+                .iter()
+                .copied()
+                .find(|&id| self.state(id).same_state(&ran.machine))
+        });
+        let id = match found {
             Some(id) => id,
             None => {
-                let id = self.states.len() as RunId;
-                self.states.push(ran.machine.clone());
+                let id = self.len() as RunId;
+                self.edges.push(Vec::new());
+                self.reached.push(Rc::clone(&ran));
                 self.prints.push(Some(print));
-                bucket.push(id);
+                self.marks.push(0);
+                self.runnable.push(None);
+                self.by_state.entry(key).or_default().push(id);
                 id
             }
         };
         if quiet {
-            self.edges
-                .entry((from, t))
-                .or_default()
-                .push((forced.to_vec(), (id, Rc::clone(&ran))));
+            self.edges[from as usize].push(Edge {
+                thread: t,
+                forced: forced.to_vec(),
+                to: id,
+                ran: Rc::clone(&ran),
+            });
         }
         Ok(Cached { id, ran })
     }
@@ -210,6 +268,17 @@ impl<'p> Runs<'p> {
             |forced| self.run(from, m, t, counts, forced, sync),
             |c| &c.ran.step,
         )
+    }
+
+    /// The runnable threads (`Machine::runnable`) of the prefix `id`, whose state is `m`:
+    /// computed once per prefix. Whether a thread can step reads its position and
+    /// registers, the memory its wait names and the mutexes, all compared by `same_state`,
+    /// so it is the same for every state the prefix stands for.
+    pub fn runnable(&mut self, id: RunId, m: &Machine<'p>) -> Rc<[usize]> {
+        if id == UNCACHED {
+            return m.runnable().into();
+        }
+        Rc::clone(self.runnable[id as usize].get_or_insert_with(|| m.runnable().into()))
     }
 
     /// The memory fingerprint (`Machine::fingerprint`) of the prefix `id`, whose state is

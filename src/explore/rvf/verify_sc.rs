@@ -195,7 +195,11 @@ pub struct Order<'a> {
 /// event counts, synchronisation writers, `Machine::same_state`), and the tree is dropped
 /// only between searches, so within a search equal ids mean equal plain keys. The memo then
 /// keeps no machine and compares none. A prefix outside the tree is keyed by its state; the
-/// same state reached both ways is searched twice, which costs time only.
+/// same state reached both ways is searched twice, which costs time only. The commonest
+/// key, a prefix before the candidate has run with no writers to tell apart (`writers_key`
+/// empty), is the prefix's id alone, and its memo is the tree's visit mark
+/// (`Runs::first_visit`, reset by `Runs::begin_search`): a vector indexed by the id, not a
+/// hash set; the same key, so the same prefixes are searched.
 pub fn search<'p>(
     runs: &mut Runs<'p>,
     inst: &[Vec<Ev>],
@@ -214,7 +218,7 @@ pub fn search<'p>(
         .map(|(r, f)| (r, &f[..]))
         .collect();
     let tracking = !constrained.is_empty();
-    runs.trim();
+    runs.begin_search();
     // Shares its objects with the tree's root (copy on write): cheap.
     let root = runs.root().clone();
     // The initial bytes of a global cell (the closure's initial write).
@@ -268,7 +272,11 @@ pub fn search<'p>(
         }
         let writers = writers_key(&s, &lens, &constrained);
         let fresh = if s.run != UNCACHED {
-            seen_runs.insert((s.run, s.cand, writers))
+            if writers.is_empty() && s.cand.is_none() {
+                runs.first_visit(s.run)
+            } else {
+                seen_runs.insert((s.run, s.cand, writers))
+            }
         } else {
             let key: Key = (
                 s.counts.clone(),
@@ -316,18 +324,19 @@ pub fn search<'p>(
                 }
             }
         }
-        let mut runnable = s.machine().runnable();
-        // The auxiliary trace's next thread first.
-        if let Some(&a) = aux.get(s.sched.len()) {
-            if let Some(p) = runnable.iter().position(|&t| t == a) {
-                let t = runnable.remove(p);
-                runnable.insert(0, t);
-            }
-        }
+        let runnable = runs.runnable(s.run, s.machine());
+        // The auxiliary trace's next thread first, then the others in order.
+        let first = aux
+            .get(s.sched.len())
+            .copied()
+            .filter(|a| runnable.contains(a));
+        let ordered = first
+            .into_iter()
+            .chain(runnable.iter().copied().filter(|&t| Some(t) != first));
         let mut next: Vec<State<'p>> = Vec::new();
         // Greedy: an executable pure read of the instance is taken alone.
         let mut greedy = false;
-        for &t in &runnable {
+        for t in ordered {
             let k = s.counts.get(t).copied().unwrap_or(0);
             let Some(ev) = inst.get(t).and_then(|v| v.get(k as usize)) else {
                 continue;
@@ -354,26 +363,31 @@ pub fn search<'p>(
             let alone = order.greedy
                 && (ev.pure_read
                     || !tracking && quiet_write(&s, (t, k), ev, ran, inst, cand, order));
-            let writes = recorded(&s, (t, k), ran);
-            let mut n = State {
-                at: At::Ran(Rc::clone(&step.ran)),
-                counts: s.counts.clone(),
-                sched: s.sched.clone(),
-                cand: s.cand,
-                run: step.id,
-                writes,
-            };
-            n.counts[t] += 1;
-            n.sched.push(t);
+            // A successor this search has visited already (its memo key is then its id
+            // alone, see above) would be dropped when popped: it is not built.
+            let known =
+                step.id != UNCACHED && !tracking && s.cand.is_none() && runs.visited(step.id);
+            let n = (!known).then(|| {
+                let mut counts = s.counts.clone();
+                counts[t] += 1;
+                State {
+                    at: At::Ran(Rc::clone(&step.ran)),
+                    counts,
+                    sched: extended(&s.sched, t),
+                    cand: s.cand,
+                    run: step.id,
+                    writes: recorded(&s, (t, k), ran),
+                }
+            });
             if alone {
                 if !ev.pure_read {
                     found.quiet += 1;
                 }
-                next = vec![n];
+                next = n.into_iter().collect();
                 greedy = true;
                 break;
             }
-            next.push(n);
+            next.extend(n);
         }
         if !greedy {
             if let Some(c) = cand.filter(|&c| s.cand.is_none() && runnable.contains(&c)) {
@@ -389,8 +403,7 @@ pub fn search<'p>(
                             found.cut += 1;
                             continue;
                         }
-                        let mut sched = s.sched.clone();
-                        sched.push(c);
+                        let sched = extended(&s.sched, c);
                         if ended_early(&ran.step) {
                             let violation = matches!(ran.step.end, Some(RunEnd::Violation { .. }));
                             found.ended.push(Ended {
@@ -436,6 +449,14 @@ pub fn search<'p>(
         stack.extend(next.into_iter().rev());
     }
     Ok(found)
+}
+
+/// The schedule `sched` followed by thread `t`, allocated once at its final length.
+fn extended(sched: &[usize], t: usize) -> Vec<usize> {
+    let mut v = Vec::with_capacity(sched.len() + 1);
+    v.extend_from_slice(sched);
+    v.push(t);
+    v
 }
 
 /// The part of the memo key that the causal map needs: per written target, the set of the
