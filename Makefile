@@ -3,14 +3,19 @@ CARGO ?= cargo
 YOGAR := target/release/yogar
 EXAMPLE := tests/programs/readme_example.c
 
-.PHONY: build test lint bench run fmt regress agree
+.PHONY: build deps test lint bench run fmt regress agree
 
 build:
 	$(CARGO) build --release --workspace
 
+# The system packages the tests need (32-bit C headers for the frontend's `gcc -m32 -E`),
+# installed where apt-get and root allow it.
+deps:
+	scripts/deps.sh
+
 # Everything in release mode: the heavy tests (solver agreement, shared SV-COMP tasks) need it,
 # and one profile means one build.
-test:
+test: deps
 	$(CARGO) test --release --workspace
 
 lint:

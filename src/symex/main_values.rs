@@ -77,9 +77,45 @@ impl Symex<'_, '_, '_> {
         if self.opts.free_writes && self.mem.objects[o].kind == ObjKind::Heap {
             return None;
         }
+        let v = self.fold_main_writes(o, off, bits, loc, mark)?;
+        self.threads[self.cur_number as usize].distinct.folded = true;
+        Some(v)
+    }
+
+    /// The value a read of cell `(o, off)` by `main` takes when no other thread writes it
+    /// (`main`'s own reads, module documentation); None when the read must be an event.
+    pub(super) fn own_value(
+        &mut self,
+        o: ObjId,
+        off: u64,
+        bits: u32,
+        loc: Location,
+    ) -> Option<BitVec> {
+        if self.cur_number != 0 {
+            return None;
+        }
         let abs = self.abs.get(o.index()).copied().flatten()?;
-        // A guess only where it can hold: an object a thread may write has this cell as one
-        // of several (a thread may write only others).
+        if !matches!(abs, AbsObj::Global(_)) {
+            return None;
+        }
+        // No create mark: every write of `main` is allowed, only another thread's is wrong.
+        self.fold_main_writes(o, off, bits, loc, usize::MAX)
+    }
+
+    /// The fold of both: the initial value of cell `(o, off)` overwritten by each of `main`'s
+    /// writes of it so far whose guard holds, in program order, when every write of it so far
+    /// is `main`'s and came before event number `mark`, and the guess level allows taking it
+    /// (an object a thread may write must have this cell as one of several, not a banned one);
+    /// the read is recorded for the check of the finished equation (`wrong_guesses`).
+    fn fold_main_writes(
+        &mut self,
+        o: ObjId,
+        off: u64,
+        bits: u32,
+        loc: Location,
+        mark: usize,
+    ) -> Option<BitVec> {
+        let abs = self.abs.get(o.index()).copied().flatten()?;
         let whole = u64::from(bits.div_ceil(8)) >= self.mem.objects[o].size;
         let guessing = match self.guess.level {
             GuessLevel::Off => return None,
@@ -105,53 +141,6 @@ impl Symex<'_, '_, '_> {
             v = self.enc.bv_ite(g, &wv, &v);
         }
         self.guesses.push((loc, mark, abs, off));
-        self.guessed |= guessing;
-        self.threads[self.cur_number as usize].distinct.folded = true;
-        Some(v)
-    }
-
-    /// The value a read of cell `(o, off)` by `main` takes when no other thread writes it
-    /// (`main`'s own reads, module documentation); None when the read must be an event.
-    pub(super) fn own_value(
-        &mut self,
-        o: ObjId,
-        off: u64,
-        bits: u32,
-        loc: Location,
-    ) -> Option<BitVec> {
-        if self.cur_number != 0 {
-            return None;
-        }
-        let abs = self.abs.get(o.index()).copied().flatten()?;
-        if !matches!(abs, AbsObj::Global(_)) {
-            return None;
-        }
-        let whole = u64::from(bits.div_ceil(8)) >= self.mem.objects[o].size;
-        let guessing = match self.guess.level {
-            GuessLevel::Off => return None,
-            _ if self.sharing.only_main_writes(abs) => false,
-            GuessLevel::Static => return None,
-            GuessLevel::Guess if whole || self.guess.banned.contains(&(abs, off)) => return None,
-            GuessLevel::Guess => true,
-        };
-        let main_thread = self.threads.first()?.info.thread;
-        let writes: Vec<encoder::Event> = self.writes_at.get(&loc).cloned().unwrap_or_default();
-        if writes
-            .iter()
-            .any(|&w| self.eq.events[w].thread != main_thread)
-        {
-            return None;
-        }
-        let mut v = self.shared_initial(o, off, bits);
-        for w in writes {
-            let (g, wv) = (self.eq.events[w].guard, self.eq.events[w].value.clone());
-            if wv.width() != bits {
-                return None;
-            }
-            v = self.enc.bv_ite(g, &wv, &v);
-        }
-        // No create mark: every write of `main` is allowed, only another thread's is wrong.
-        self.guesses.push((loc, usize::MAX, abs, off));
         self.guessed |= guessing;
         Some(v)
     }
