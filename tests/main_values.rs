@@ -19,11 +19,23 @@ fn equation(name: &str) -> SymexOutput {
 /// How many read events threads other than `main` (and the initial values) make of the
 /// location named `loc`.
 fn thread_reads(out: &SymexOutput, loc: &str) -> usize {
+    reads(out, loc, false)
+}
+
+/// How many read events `main` makes of the location named `loc`.
+fn main_reads(out: &SymexOutput, loc: &str) -> usize {
+    reads(out, loc, true)
+}
+
+/// How many read events of the location named `loc` `main` makes (`by_main`) or the other
+/// threads make (not the initial values).
+fn reads(out: &SymexOutput, loc: &str, by_main: bool) -> usize {
     let eq = &out.equation;
     let main = out.threads.iter().find(|t| t.number == 0).map(|t| t.thread);
     eq.events
         .values()
-        .filter(|e| e.is_read() && Some(e.thread) != main && e.thread != eq.init_thread())
+        .filter(|e| e.is_read() && e.thread != eq.init_thread())
+        .filter(|e| (Some(e.thread) == main) == by_main)
         .filter(|e| eq.locations[e.location].name == loc)
         .count()
 }
@@ -107,17 +119,6 @@ fn heap_reads_stay_events_under_no_data_race_so_a_free_races_with_them() {
             v => panic!("{name}: {v:?}"),
         }
     }
-}
-
-/// How many read events `main` makes of the location named `loc`.
-fn main_reads(out: &SymexOutput, loc: &str) -> usize {
-    let eq = &out.equation;
-    let main = out.threads.iter().find(|t| t.number == 0).map(|t| t.thread);
-    eq.events
-        .values()
-        .filter(|e| e.is_read() && Some(e.thread) == main)
-        .filter(|e| eq.locations[e.location].name == loc)
-        .count()
 }
 
 #[test]
