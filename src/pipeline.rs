@@ -509,7 +509,11 @@ fn deepen(
         }
         let early = trial_ended
             || (bound < PROVE_AFTER_BOUND && bound_started.elapsed() > PROVE_EARLY_AFTER);
-        let prove_now = bound == PROVE_AFTER_BOUND || early;
+        // The last bound that fits in memory (see `next_bound_fits`), measured before the
+        // provers use any: they still get their turn, since deepening ends here.
+        let peak = (bound, resources::peak_resident_bytes().unwrap_or(0));
+        let out_of_room = !trial_ended && !next_bound_fits(last_peak, peak, next_bound(bound));
+        let prove_now = bound == PROVE_AFTER_BOUND || early || out_of_room;
         if prove_now && !provers_tried && proving {
             provers_tried = true;
             // The bound keeps growing without closing: the provers, once each, each with a
@@ -520,7 +524,7 @@ fn deepen(
             // the counting rung, whose Houdini search can use up any share, the ladder's
             // share of what is left then. A TRUE comes only from a checked certificate;
             // the stateful search's FALSE is an exact counterexample.
-            let share = if early {
+            let share = if early || out_of_room {
                 PROVE_EARLY_SHARE
             } else {
                 PROVE_SHARE
@@ -554,8 +558,7 @@ fn deepen(
             // The trial of this bound ran out of its share: again, with all the time left.
             continue;
         }
-        let peak = (bound, resources::peak_resident_bytes().unwrap_or(0));
-        if !next_bound_fits(last_peak, peak, next_bound(bound)) {
+        if out_of_room {
             outcome.stats = with_times(std::mem::take(&mut outcome.stats), &times);
             return Ok((bound, outcome, None));
         }
@@ -566,10 +569,12 @@ fn deepen(
 
 /// Whether `--unwind auto` starts bound `next` after the peaks `earlier` and `last`: not when
 /// the process runs under an address-space limit (`--memlimit`) and the peak extrapolated to
-/// `next` would not fit under it. The run then ends with the last bound's UNKNOWN (its bound
-/// was too small), the answer it would have given anyway, instead of running out of memory
-/// (an abort the regression runner counts as out of memory): the equations of the loops that
-/// need thousands of iterations (pthread-driver-races' nvram tasks) grow by gigabytes a bound.
+/// `next` would not fit under it. The provers then get their turn if they have not had it,
+/// and the run ends with the last bound's UNKNOWN (its bound was too small), the answer it
+/// would have given anyway, instead of running out of memory (an abort the regression runner
+/// counts as out of memory): the equations of the loops that need thousands of iterations
+/// (pthread-driver-races' nvram tasks) grow by gigabytes a bound. Nothing but an UNKNOWN can
+/// come of it: a bound is given up, never a verdict made.
 fn next_bound_fits(
     earlier: Option<resources::BoundPeak>,
     last: resources::BoundPeak,
