@@ -717,3 +717,47 @@ fn silent_failed_assumptions_that_could_hold_are_cut() {
         ],
     );
 }
+
+/// `ir::faint` (what `--engine rvf` explores under unreach-call): the workers' reads whose
+/// value reaches nothing are dropped, so the exploration has fewer executions and the same
+/// verdict; in the FALSE twin the value reaches an assertion, nothing is dropped and the bug
+/// is found; a read that may leave its array stays (it traps: UNKNOWN, never TRUE).
+#[test]
+fn faint_reads_are_dropped_only_where_nothing_observes_them() {
+    use yogar::ir::faint::without_faint_assignments;
+    let prog = load("faint_read_true.c");
+    let (reduced, dropped) = without_faint_assignments(&prog).expect("faint reads dropped");
+    assert_eq!(dropped, 4, "v = 0 and the three reads into v");
+    let (full, less) = (rvf_all(&prog), rvf_all(&reduced));
+    assert!(full.findings.violation.is_none() && less.findings.violation.is_none());
+    assert!(full.findings.incomplete.is_none() && less.findings.incomplete.is_none());
+    let (n_full, n_less) = (
+        full.findings.stats.executions,
+        less.findings.stats.executions,
+    );
+    assert!(
+        n_less < n_full,
+        "{n_less} executions with the drop, {n_full} without"
+    );
+    assert!(matches!(verdict("faint_read_true.c"), Verdict::True { .. }));
+
+    let twin = load("faint_read_false.c");
+    assert!(without_faint_assignments(&twin).is_none());
+    assert!(matches!(
+        verdict("faint_read_false.c"),
+        Verdict::False { .. }
+    ));
+
+    // x up to 3 indexes a[3] out of bounds: the read of a[x] may trap, so v stays.
+    let oob = "#include <pthread.h>\n#include <assert.h>\n\
+        extern int __VERIFIER_nondet_int(void);\nextern void __VERIFIER_assume(int);\n\
+        int a[3];\n\
+        void *w(void *arg) { int x = __VERIFIER_nondet_int(); __VERIFIER_assume(x >= 0 && x <= 3);\n\
+          int v = 0; v = v + a[x]; a[x % 3] = 1; return 0; }\n\
+        int main(void) { pthread_t t; pthread_create(&t, 0, w, 0); pthread_join(t, 0);\n\
+          assert(a[0] <= 1); return 0; }\n";
+    let p = frontend::load_source(oob, DataModel::Lp64).expect("program lowers");
+    assert!(without_faint_assignments(&p).is_none());
+    let v = source_verdict(oob);
+    assert!(matches!(v, Verdict::Unknown(_)), "{v:?}");
+}

@@ -74,6 +74,12 @@ pub fn verify(
     if explorer == Explorer::Stateful {
         return super::stateful::verify(prog, opts);
     }
+    // Faint assignments are dropped under unreach-call only (`ir::faint`): the other
+    // properties observe reads and arithmetic themselves.
+    let reduced = (opts.property == crate::svcomp::Property::UnreachCall)
+        .then(|| crate::ir::faint::without_faint_assignments(prog))
+        .flatten();
+    let prog = reduced.as_ref().map_or(prog, |(p, _)| p);
     let bounds = bounds(opts);
     let budget = Budget {
         max_executions,

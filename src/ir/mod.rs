@@ -31,7 +31,9 @@
 //! `body.loops` the loops; `InstrKind::walk_exprs` every expression of an instruction;
 //! `ir::print::Printer` the text form.
 
+pub mod faint;
 pub mod float;
+pub mod input_ranges;
 pub mod liveness;
 pub mod print;
 pub mod types;

@@ -80,7 +80,8 @@
 //! exploration's cost: on seed 43, the first 137 classes (115 s CPU, not all of them)
 //! averaged 48 executions, 1,030 instances and 144,000 witness-search steps each (0.84 s
 //! CPU), while dpor decides the whole program (480 input classes, 37,883 executions) in
-//! 12.9 s CPU.
+//! 12.9 s CPU. Most of its reads only fed a local nothing used: the explorers now drop those
+//! (`ir::faint`, under unreach-call), and rvf decides seed 43 in 0.9 s CPU.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
