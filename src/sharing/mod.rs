@@ -22,6 +22,7 @@
 //! did not predict (`SymexOutput::unpredicted`, which the tests require to stay empty).
 
 pub mod guards;
+mod offsets;
 mod points_to;
 mod roles;
 
@@ -29,7 +30,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::ir::{AllocSite, Expr, FuncId, InstrKind, Place, PlaceBase, Program, VarId};
 
-pub use points_to::{var_object, ObjSet, PointsTo};
+pub use offsets::Offs;
+pub use points_to::{var_object, ObjSet, PointsTo, Pts};
 pub use roles::{Count, Role, Roles};
 
 /// An abstract memory object.
@@ -215,7 +217,7 @@ impl Sharing {
             }
         }
         // Pointers that leave their thread: its argument and its result.
-        let mut leaving: BTreeSet<AbsObj> = self.points_to.thread_results().clone();
+        let mut leaving: BTreeSet<AbsObj> = self.points_to.thread_results();
         for role in &self.roles.roles {
             for &f in &role.code {
                 for ins in prog.funcs[f].body.iter().flat_map(|b| b.instrs.values()) {

@@ -207,6 +207,7 @@ impl Symex<'_, '_, '_> {
     fn may_of(&self, via: Via<'_>) -> Option<ObjSet> {
         match via {
             Via::Pointer(e) => Some(self.sharing.pointees(self.prog, e)),
+            Via::Deref(p) => Some(self.sharing.points_to.place_objects(self.prog, p)),
             Via::Object(a) => Some(ObjSet::from([a])),
             Via::Unknown => None,
         }

@@ -26,13 +26,23 @@ impl Symex<'_, '_, '_> {
         via: Via<'_>,
     ) -> Result<Cells, SymexError> {
         let (obj_part, off) = self.split_pointer(p, lo);
+        // Where a dereferenced place may start in each object (`sharing::Offs`): an offset the
+        // analysis rules out gets no alternative, and an execution that hits it anyway is an
+        // invalid access (below), so a missed offset can cost precision, not a verdict.
+        let starts = match via {
+            Via::Deref(place) if self.enc.bv_const_value(&off).is_none() => {
+                Some(self.sharing.points_to.address_offsets(self.prog, place))
+            }
+            _ => None,
+        };
         let (objs, later): (Vec<ObjId>, Option<ObjSet>) = match self.enc.bv_const_value(&obj_part) {
             Some(o) => (vec![ObjId::from_u32(o as u32)], None),
             None => match via {
                 Via::Unknown => (self.mem.objects.keys().collect(), None),
-                Via::Object(_) | Via::Pointer(_) => {
+                Via::Object(_) | Via::Pointer(_) | Via::Deref(_) => {
                     let may = match via {
                         Via::Pointer(e) => self.sharing.pointees(self.prog, e),
+                        Via::Deref(place) => self.sharing.points_to.place_objects(self.prog, place),
                         Via::Object(a) => ObjSet::from([a]),
                         Via::Unknown => unreachable!("handled above"),
                     };
@@ -50,7 +60,17 @@ impl Symex<'_, '_, '_> {
         };
         let mut now = Vec::new();
         for o in objs {
-            self.object_cells(o, &obj_part, &off, bits, guard, &mut now)?;
+            let allowed = starts
+                .as_ref()
+                .zip(self.abs[o.index()])
+                .and_then(|(m, a)| m.get(&a));
+            let mut cells = Vec::new();
+            self.object_cells(o, &obj_part, &off, bits, guard, &mut cells)?;
+            now.extend(
+                cells
+                    .into_iter()
+                    .filter(|&(_, c, _)| allowed.is_none_or(|a| a.contains(c as i64 - lo as i64))),
+            );
         }
         Ok(Cells { now, later })
     }

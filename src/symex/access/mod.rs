@@ -74,6 +74,10 @@ pub enum Via<'p> {
     Object(AbsObj),
     /// The value of an expression: its points-to set.
     Pointer(&'p Expr),
+    /// The address of a place whose base is a dereference (`p->f`, `p[i].g`): the points-to
+    /// set of the pointer, and the offsets the place may start at in each of its objects
+    /// (`sharing::Offs`), which rule out the other cells.
+    Deref(&'p Place),
     /// Unknown: any object.
     Unknown,
 }
@@ -141,7 +145,7 @@ impl Symex<'_, '_, '_> {
                     }
                 }
             }
-            PlaceBase::Deref(e) => Target::Mem(self.eval_scalar_g(e, s, guard)?, Via::Pointer(e)),
+            PlaceBase::Deref(e) => Target::Mem(self.eval_scalar_g(e, s, guard)?, Via::Deref(place)),
         };
         for p in &place.projs {
             match p {
