@@ -193,6 +193,9 @@ impl Encoder<'_> {
     /// Unsigned quotient and remainder by restoring division.
     fn udivrem(&mut self, a: &BitVec, b: &BitVec) -> (BitVec, BitVec) {
         same_width(a, b);
+        if let Some(d) = self.bv_const_value(b).filter(|&d| d != 0) {
+            return self.udivrem_const(a, d);
+        }
         let w = a.bits().len();
         let f = self.fls();
         let t = self.tru();
@@ -213,6 +216,46 @@ impl Encoder<'_> {
                 .map(|j| self.mux(no_borrow, diff[j], shifted[j]))
                 .collect();
         }
+        (BitVec::from_bits(quot), BitVec::from_bits(rem))
+    }
+
+    /// Unsigned quotient and remainder by the constant `d` ≥ 1: restoring division whose
+    /// partial remainder is `k` bits wide, `k` the bit length of `d - 1` (at least 1), instead
+    /// of the operand width.
+    ///
+    /// Why this is the same function as the general circuit: every partial remainder of
+    /// restoring division is below the divisor (it is either `2r + a_i - d` when that does not
+    /// borrow, with `2r + a_i < 2d`, or `2r + a_i` when it is below `d`), and `d ≤ 2^k`, so
+    /// the bits of the remainder from `k` up are always 0 and `2r + a_i < 2^(k+1)` fits the
+    /// `k + 1`-bit subtractor. The general circuit computes those bits too, as gates whose
+    /// value is always 0 but which the constant folding cannot see; here they are the constant
+    /// 0. With `d = 3` on 32 bits each step is a 3-bit subtractor instead of a 33-bit one.
+    fn udivrem_const(&mut self, a: &BitVec, d: u64) -> (BitVec, BitVec) {
+        debug_assert!(d != 0);
+        let w = a.bits().len();
+        let k = ((u64::BITS - (d - 1).leading_zeros()) as usize).max(1);
+        debug_assert!(
+            k <= w,
+            "a constant of the operand's width has at most its bit length"
+        );
+        let (f, t) = (self.fls(), self.tru());
+        // ¬d over k + 1 bits (d ≤ 2^k fits), for the subtraction as an addition with carry 1.
+        let nd: Vec<Lit> = (0..=k)
+            .map(|j| self.constant(j >= 64 || (d >> j) & 1 == 0))
+            .collect();
+        let mut rem = vec![f; k];
+        let mut quot = vec![f; w];
+        for i in (0..w).rev() {
+            let mut shifted = Vec::with_capacity(k + 1);
+            shifted.push(a.bits()[i]);
+            shifted.extend_from_slice(&rem);
+            let (diff, no_borrow) = self.add_carry(&shifted, &nd, t);
+            quot[i] = no_borrow;
+            rem = (0..k)
+                .map(|j| self.mux(no_borrow, diff[j], shifted[j]))
+                .collect();
+        }
+        rem.resize(w, f);
         (BitVec::from_bits(quot), BitVec::from_bits(rem))
     }
 
