@@ -137,32 +137,23 @@ fn faint_assignments(prog: &Program, f: FuncId, body: &Body) -> Vec<InstrId> {
                 }
             }
         };
-        match &ins.kind {
-            InstrKind::Assign { dst: d, .. }
-            | InstrKind::Nondet { dst: d }
-            | InstrKind::ThreadSelf { dst: d }
-            | InstrKind::ThreadCreate { handle: d, .. }
-            | InstrKind::Call { dst: Some(d), .. }
-            | InstrKind::Alloc { dst: Some(d), .. }
-            | InstrKind::MutexTryLock { dst: Some(d), .. } => partial(d, &mut u),
-            _ => {}
+        if let Some(d) = ins.kind.dst() {
+            partial(d, &mut u);
         }
         uses.push(u);
         cand.push(candidate(prog, f, &ranges, at));
     }
     let kill = |i: usize| -> Option<VarId> {
-        match &body.instrs[InstrId::new(i)].kind {
-            InstrKind::Decl(v) => Some(*v),
-            InstrKind::Assign { dst: d, .. }
-            | InstrKind::Nondet { dst: d }
-            | InstrKind::ThreadSelf { dst: d }
-            | InstrKind::ThreadCreate { handle: d, .. }
-            | InstrKind::Call { dst: Some(d), .. }
-            | InstrKind::Alloc { dst: Some(d), .. }
-            | InstrKind::MutexTryLock { dst: Some(d), .. } => match d.base {
-                PlaceBase::Var(v) if d.projs.is_empty() => Some(v),
-                _ => None,
-            },
+        let kind = &body.instrs[InstrId::new(i)].kind;
+        if let InstrKind::Decl(v) = kind {
+            return Some(*v);
+        }
+        match kind.dst()? {
+            Place {
+                base: PlaceBase::Var(v),
+                projs,
+                ..
+            } if projs.is_empty() => Some(*v),
             _ => None,
         }
     };

@@ -65,17 +65,10 @@ impl InputRanges {
         for (i, ins) in body.instrs.iter() {
             let d = match &ins.kind {
                 InstrKind::Decl(v) => Some(*v),
-                InstrKind::Assign { dst, .. }
-                | InstrKind::Nondet { dst }
-                | InstrKind::ThreadSelf { dst }
-                | InstrKind::ThreadCreate { handle: dst, .. }
-                | InstrKind::Call { dst: Some(dst), .. }
-                | InstrKind::Alloc { dst: Some(dst), .. }
-                | InstrKind::MutexTryLock { dst: Some(dst), .. } => match dst.base {
-                    PlaceBase::Var(v) => Some(v),
-                    PlaceBase::Deref(_) => None,
+                k => match k.dst().map(|p| &p.base) {
+                    Some(PlaceBase::Var(v)) => Some(*v),
+                    _ => None,
                 },
-                _ => None,
             };
             if let Some(v) = d {
                 last_write.insert(v, i.index());

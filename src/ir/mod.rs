@@ -723,6 +723,22 @@ impl Place {
 }
 
 impl InstrKind {
+    /// The place the instruction stores its result in, if any: an assignment's, a nondet
+    /// choice's, a call's or an allocation's destination, a thread handle, a try-lock's
+    /// result.
+    pub fn dst(&self) -> Option<&Place> {
+        match self {
+            InstrKind::Assign { dst, .. }
+            | InstrKind::Nondet { dst }
+            | InstrKind::ThreadSelf { dst }
+            | InstrKind::ThreadCreate { handle: dst, .. } => Some(dst),
+            InstrKind::Alloc { dst, .. }
+            | InstrKind::MutexTryLock { dst, .. }
+            | InstrKind::Call { dst, .. } => dst.as_ref(),
+            _ => None,
+        }
+    }
+
     /// A thread or synchronisation instruction: one whose operands name a thread, a mutex
     /// or a condition variable, or hand a value to another thread.
     pub fn synchronises(&self) -> bool {

@@ -189,20 +189,14 @@ pub fn instr_vars(k: &InstrKind, out: &mut Vec<VarId>) {
             }
         }
     });
-    let mut place = |p: &Place| {
-        if let PlaceBase::Var(v) = p.base {
-            out.push(v);
-        }
-    };
-    match k {
-        InstrKind::Decl(v) => out.push(*v),
-        InstrKind::Assign { dst, .. }
-        | InstrKind::Nondet { dst }
-        | InstrKind::ThreadSelf { dst }
-        | InstrKind::ThreadCreate { handle: dst, .. }
-        | InstrKind::Call { dst: Some(dst), .. }
-        | InstrKind::Alloc { dst: Some(dst), .. }
-        | InstrKind::MutexTryLock { dst: Some(dst), .. } => place(dst),
-        _ => {}
+    if let InstrKind::Decl(v) = k {
+        out.push(*v);
+    }
+    if let Some(Place {
+        base: PlaceBase::Var(v),
+        ..
+    }) = k.dst()
+    {
+        out.push(*v);
     }
 }

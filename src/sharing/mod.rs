@@ -332,15 +332,11 @@ impl<'a> Accesses<'a> {
     /// function without a body writes nothing, as symbolic execution models it). Mutex and
     /// condition operations write their lock locations only, which no data access reads.
     fn writes(&mut self, kind: &InstrKind) {
+        if let Some(dst) = kind.dst() {
+            self.write_place(dst);
+        }
         match kind {
             InstrKind::Decl(v) => self.write_var(*v),
-            InstrKind::Assign { dst, .. }
-            | InstrKind::Nondet { dst }
-            | InstrKind::ThreadSelf { dst }
-            | InstrKind::ThreadCreate { handle: dst, .. }
-            | InstrKind::Call { dst: Some(dst), .. }
-            | InstrKind::Alloc { dst: Some(dst), .. }
-            | InstrKind::MutexTryLock { dst: Some(dst), .. } => self.write_place(dst),
             InstrKind::ThreadJoin {
                 retval: Some(rp), ..
             } => self.write_through(rp),

@@ -160,13 +160,5 @@ impl PointsTo {
 /// The place an instruction writes, if any (the lock and thread instructions' objects
 /// included, which key detection must see).
 pub fn dst_of(k: &InstrKind) -> Option<&Place> {
-    match k {
-        InstrKind::Assign { dst, .. }
-        | InstrKind::Nondet { dst }
-        | InstrKind::ThreadSelf { dst }
-        | InstrKind::ThreadCreate { handle: dst, .. } => Some(dst),
-        InstrKind::Alloc { dst, .. } | InstrKind::MutexTryLock { dst, .. } => dst.as_ref(),
-        InstrKind::Call { dst, .. } => dst.as_ref(),
-        _ => None,
-    }
+    k.dst()
 }
