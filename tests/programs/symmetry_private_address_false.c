@@ -6,6 +6,7 @@
 // other, whose local lies at or below it, second. Symbolic execution numbers the first-created
 // worker's local below the second's, so the error needs the second-created worker first:
 // ordering the workers' first events by creation would lose it.
+// replay: unordered addresses (the replayer does not compare the addresses of two objects)
 #include <pthread.h>
 
 extern void abort(void);
