@@ -103,10 +103,20 @@ fn threads_told_apart_get_no_order() {
         "symmetry_args_differ_false.c",
         "symmetry_joined_false.c",
         "symmetry_self_false.c",
+        "symmetry_private_address_false.c",
     ] {
         let pairs = ordered_pairs(&equation(name, 2));
         assert!(pairs.is_empty(), "{name}: {pairs:?}");
     }
+}
+
+#[test]
+fn twins_that_only_access_their_own_objects_through_pointers_are_twins() {
+    // main is 0, the workers 1 and 2: each makes a local and a heap cell of its own, whose
+    // numbers differ, but no use observes their addresses. The anchor order only: a
+    // worker's events are one atomic block, its first segment.
+    let out = equation("symmetry_private_objects_true.c", 2);
+    assert_eq!(ordered_pairs(&out), vec![(1, 2)]);
 }
 
 #[test]

@@ -29,6 +29,11 @@ fn every_false_verdict_has_a_witness_that_replay_confirms() {
         let unwind = head.split("unwind:").nth(1).map(str::trim).unwrap_or("2");
         let witness = tmp.join(format!("{checked}.graphml"));
         match common::verify_then_replay(&["--unwind", unwind], &path, &witness) {
+            // The replayer does not order the addresses of different objects: a program whose
+            // error compares them says so, and its replay stops there without refuting.
+            Err(why)
+                if text.contains("// replay: unordered addresses")
+                    && why.contains("'>u' on pointers") => {}
             Err(why) => failures.push(why),
             // The witness alone should lead the first run to the error; a program where the
             // run cannot make the equation's steps says so in a `// replay: needs search` line.

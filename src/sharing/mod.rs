@@ -33,6 +33,7 @@
 //! run time and records any thread other than the first one touching it as a fact this pass
 //! did not predict (`SymexOutput::unpredicted`, which the tests require to stay empty).
 
+mod addresses;
 pub mod guards;
 mod offsets;
 mod points_to;
@@ -82,6 +83,8 @@ pub struct Sharing {
     frees_access: bool,
     /// Objects the code of a role other than `main` may write (see [`Sharing::only_main_writes`]).
     thread_written: BTreeSet<AbsObj>,
+    /// Per-instance objects whose address some use may observe ([`addresses`]).
+    observed: BTreeSet<AbsObj>,
 }
 
 impl Sharing {
@@ -106,6 +109,7 @@ impl Sharing {
             ..Sharing::default()
         };
         s.classify(prog);
+        s.observed = addresses::observed(prog, &s.points_to);
         s
     }
 
@@ -117,6 +121,14 @@ impl Sharing {
     /// Whether more than one thread instance may access `o`.
     pub fn is_shared(&self, o: AbsObj) -> bool {
         self.shared.contains(&o)
+    }
+
+    /// Whether a use may observe the address of an instance of `o` (its object number) rather
+    /// than only access through it: a comparison, an integer conversion, a condition, a
+    /// thread or mutex operation ([`addresses`]'s doc lists the uses that do not). Always
+    /// true of an object the pass does not know.
+    pub fn address_observed(&self, o: AbsObj) -> bool {
+        !self.objects.contains(&o) || self.observed.contains(&o)
     }
 
     /// Whether an instance of `o` may be made by a thread that symbolic execution runs after

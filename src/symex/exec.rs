@@ -70,7 +70,8 @@ pub(super) struct Distinct {
     pub identity: bool,
     /// A read took `main`'s value at its create (`main_values`), which depends on the create.
     pub folded: bool,
-    /// It made heap or stack objects (their numbers, in pointers, differ between twins).
+    /// It made a heap or stack object that another thread may access or whose address a use
+    /// may observe (their numbers, in pointers, differ between twins; `symmetry`).
     pub objects: bool,
 }
 

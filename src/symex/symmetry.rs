@@ -14,9 +14,9 @@
 //!   value at its create (`main_values`: a fold that depends on where it was created) unless
 //!   `main` made no event between the creates of the group's members (or of their ancestor
 //!   among `main`'s children; equal `main_mark`s): the value folded is that of `main`'s
-//!   writes emitted before the mark, the same for all of them; none
-//!   made a heap or address-taken stack object (its number is part of the pointers the thread
-//!   computes with, and differs between twins), none created a thread;
+//!   writes emitted before the mark, the same for all of them; every heap or address-taken
+//!   stack object one of them made is private (no other thread may access it) and no use
+//!   observes its address (section "Objects of their own" below); none created a thread;
 //! * nothing can tell them apart from outside: no join names any of them, or the joins that
 //!   do are one join block of their creator (`joins`, section "Joined twins" below); a
 //!   `pthread_join` is the only use of a handle that reaches the thread (comparing or storing
@@ -44,7 +44,8 @@
 //! argument and the values it read (it could not observe its number, no join told it apart, its
 //! reads of memory are events of the same locations in every twin, or folds of the same
 //! writes of `main` (no other thread writes a folded cell, and `main`'s writes before the
-//! equal marks are the same), and it made no object whose number would differ). So the renamed execution E' is an
+//! equal marks are the same), and the objects it made are its own up to their numbers, next
+//! section). So the renamed execution E' is an
 //! execution of the program with the same steps in the same order (every check that failed in
 //! E fails in E', at the same step of a thread running the same code; an unwinding check or an
 //! overflow likewise), and the anchor step of every member of S is the same step of its run
@@ -53,6 +54,30 @@
 //! to executions that satisfy them keeps every reachable error: a TRUE stays TRUE, and a
 //! FALSE found under them is an execution of the unrestricted program (a subset of its
 //! executions), so its trace and witness are real interleavings.
+//!
+//! # Objects of their own
+//!
+//! Twins make their objects (an address-taken local, a heap cell) under different numbers,
+//! and a pointer is an object number and an offset: twin t_i's k-th object is o_{i,k}, t_j's
+//! is o_{j,k}. The renaming that hands t_i's run to t_j also renames o_{i,k} to o_{j,k} in
+//! every value of that run; nothing else moves. That run is still what t_j's code does when
+//! * the objects are private (`Sharing::is_shared` false: no pointer to them reaches memory
+//!   another thread accesses, the thread's argument or its result). Then only the twin's own
+//!   steps access them, and a private object's contents are values on the twin's path, not
+//!   events: no other thread reads or writes them, so renaming them changes no event;
+//! * no use observes their addresses (`Sharing::address_observed` false, whose module
+//!   `sharing::addresses` lists the uses that do not: dereferences, copies, pointer
+//!   arithmetic). A pointer to o_{i,k} then only selects o_{i,k} when it is dereferenced,
+//!   and after the renaming the same pointer selects o_{j,k}, which holds the same contents
+//!   (the same steps wrote it); every other value (an integer, a condition, a guard, a value
+//!   written to a shared location, a check) is computed from values that are the same in both
+//!   runs, since no comparison, integer conversion or arithmetic ever took a number in. The
+//!   points-to sets over-approximate every value a pointer takes, through variables and
+//!   memory, so a use the check does not flag has no pointer to these objects.
+//!
+//! So t_j running t_i's run with its own numbers makes the same events with the same guards
+//! and values, and the argument above goes through. `symmetry_private_address_false.c` is the
+//! error when a comparison observes an address: there, ordering the twins would hide it.
 //!
 //! Beyond the anchors, `twin_segments` orders later blocks of twins that are in the same
 //! state there (its module doc carries that argument).

@@ -1,6 +1,7 @@
 //! Threads: every `pthread_create` executed is a thread instance, run later on its own with its
 //! own locals; `pthread_join` waits for the end of the thread its handle names.
 
+use cranelift_entity::EntityRef;
 use encoder::{BitVec, Thread};
 use solver_glue::Lit;
 
@@ -103,12 +104,19 @@ impl Symex<'_, '_, '_> {
         let opened = func.atomic && self.open_atomic(&mut st);
         let (mut end, ret) = self.call(entry, args, st)?;
         self.close_atomic(&mut end, opened);
-        self.threads[i].distinct.objects = self
-            .mem
-            .objects
-            .values()
-            .skip(objects_before)
-            .any(|o| matches!(o.kind, ObjKind::Local | ObjKind::Heap));
+        // An object the thread makes tells it from its twins only through its number: not
+        // when the object is private and nothing observes its address (`symmetry`).
+        self.threads[i].distinct.objects =
+            self.mem
+                .objects
+                .iter()
+                .skip(objects_before)
+                .filter(|(_, o)| matches!(o.kind, ObjKind::Local | ObjKind::Heap))
+                .any(|(o, _)| {
+                    self.abs.get(o.index()).copied().flatten().is_none_or(|a| {
+                        self.sharing.is_shared(a) || self.sharing.address_observed(a)
+                    })
+                });
         let ptr_bits = self.mem.ptr_bits;
         let mut ends: Vec<(Lit, BitVec)> = std::mem::take(&mut self.exits);
         if i == 0 {

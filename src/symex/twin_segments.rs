@@ -35,7 +35,9 @@
 //! over another member's suffix with its steps, values and positions in the order.
 //! * The result is an execution. A suffix is a function of the code (the same for twins), of
 //!   the values of the `C_k` reads and of the suffix's own reads (the circuits have no other
-//!   input); in Q those `C_k ⊆ D_k` values are equal, so the suffix that a member takes over is
+//!   input; the numbers of a twin's own objects are constants that differ between twins, but
+//!   no use observes them, so the function is the same: `symmetry`, "Objects of their own");
+//!   in Q those `C_k ⊆ D_k` values are equal, so the suffix that a member takes over is
 //!   what that member's own code does from its state, reading the same values at the same
 //!   points of the order. The atomic blocks stay whole (a suffix starts at a segment start).
 //!   Program order holds: the member created i-th in Q takes the i-th earliest suffix; the
