@@ -64,13 +64,8 @@ impl Symex<'_, '_, '_> {
                 .as_ref()
                 .zip(self.abs[o.index()])
                 .and_then(|(m, a)| m.get(&a));
-            let mut cells = Vec::new();
-            self.object_cells(o, &obj_part, &off, bits, guard, &mut cells)?;
-            now.extend(
-                cells
-                    .into_iter()
-                    .filter(|&(_, c, _)| allowed.is_none_or(|a| a.contains(c as i64 - lo as i64))),
-            );
+            let start = allowed.map(|a| (a, lo));
+            self.object_cells(o, &obj_part, &off, bits, guard, start, &mut now)?;
         }
         Ok(Cells { now, later })
     }
@@ -86,7 +81,10 @@ impl Symex<'_, '_, '_> {
         Ok(())
     }
 
-    /// The cells of object `o` a pointer (object part, offset) may designate.
+    /// The cells of object `o` a pointer (object part, offset) may designate; with `start`
+    /// (the offsets the accessed place may start at, and the access's offset `lo` in it), only
+    /// the cells those allow (see [`Symex::cells_at`]).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn object_cells(
         &mut self,
         o: ObjId,
@@ -94,6 +92,7 @@ impl Symex<'_, '_, '_> {
         off: &BitVec,
         bits: u32,
         guard: Lit,
+        start: Option<(&crate::sharing::Offs, u64)>,
         out: &mut Vec<(ObjId, u64, Lit)>,
     ) -> Result<(), SymexError> {
         if o.index() >= self.mem.objects.len() {
@@ -127,7 +126,8 @@ impl Symex<'_, '_, '_> {
             ));
         }
         let limit = self.mem.objects[o].limit.clone();
-        for c in offsets {
+        let allowed = |c: u64| start.is_none_or(|(a, lo)| a.contains(c as i64 - lo as i64));
+        for c in offsets.into_iter().filter(|&c| allowed(c)) {
             let k = self.enc.bv_const(off_bits, c);
             let at = self.enc.bv_eq(off, &k);
             let mut cond = self.enc.and(is_obj, at);

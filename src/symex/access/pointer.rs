@@ -190,7 +190,7 @@ impl Symex<'_, '_, '_> {
             for i in a.made..self.mem.objects.len() {
                 if self.abs[i].is_some_and(|x| a.may.contains(&x)) {
                     let o = ObjId::new(i);
-                    self.object_cells(o, &obj_part, &off, a.bits, a.guard, &mut cells)?;
+                    self.object_cells(o, &obj_part, &off, a.bits, a.guard, None, &mut cells)?;
                 }
             }
             let mut conds = a.conds;
