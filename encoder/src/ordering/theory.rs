@@ -182,6 +182,7 @@ pub struct OrderTheory {
     /// Scratch of `implied_links`: the open links of one read, and which are blocked.
     open_scratch: Vec<u32>,
     blocked_scratch: Vec<bool>,
+    closing_scratch: Vec<u32>,
 
     stats: TheoryStats,
     /// Every conflict clause and every implication (as the clause `lit ∨ ¬reason`), when they
@@ -385,6 +386,7 @@ impl OrderTheory {
             path: Vec::new(),
             open_scratch: Vec::new(),
             blocked_scratch: Vec::new(),
+            closing_scratch: Vec::new(),
             stats,
             recorded: record.then(Vec::new),
             last_order: None,

@@ -24,6 +24,7 @@ impl OrderTheory {
         // Scratch reused across reads and passes (this runs at every propagation fixpoint).
         let mut open = std::mem::take(&mut self.open_scratch);
         let mut blocked = std::mem::take(&mut self.blocked_scratch);
+        let mut closing = std::mem::take(&mut self.closing_scratch);
         for i in 0..self.executed.len() {
             if budget == 0 {
                 break;
@@ -86,37 +87,45 @@ impl OrderTheory {
                     continue;
                 }
             }
+            // The executed writes w2 with w2 ⇝ r, in the location's order: the same for every
+            // link of r, so found once (the order keeps the first w2 each link picks).
+            closing.clear();
+            closing.extend(self.loc_writes[li].iter().copied().filter(|&w2| {
+                let c2 = self.clock[w2 as usize];
+                self.active[w2 as usize]
+                    && if c2 == cr {
+                        self.pos[w2 as usize] < self.pos[r as usize]
+                    } else {
+                        self.dag.reached(c2)
+                    }
+            }));
+            if closing.is_empty() {
+                continue;
+            }
             for (j, &k) in open.iter().enumerate() {
                 if blocked[j] {
                     continue;
                 }
                 let l = self.links[k as usize];
-                for wi in 0..self.loc_writes[li].len() {
-                    let w2 = self.loc_writes[li][wi];
-                    if w2 == l.write || !self.active[w2 as usize] || !self.before(l.write, w2) {
-                        continue;
-                    }
-                    let c2 = self.clock[w2 as usize];
-                    let closes = if c2 == cr {
-                        self.pos[w2 as usize] < self.pos[r as usize]
-                    } else {
-                        self.dag.reached(c2)
-                    };
-                    if closes {
-                        let mut reason = Vec::new();
-                        if c2 != cr {
-                            self.dag.path_reasons(c2, &mut reason);
-                        }
-                        reason.extend(self.order_lit(l.write, w2));
-                        reason.extend(self.guard[w2 as usize]);
-                        self.imply(!l.lit, reason, &mut out);
-                        break;
-                    }
+                let Some(&w2) = closing
+                    .iter()
+                    .find(|&&w2| w2 != l.write && self.before(l.write, w2))
+                else {
+                    continue;
+                };
+                let c2 = self.clock[w2 as usize];
+                let mut reason = Vec::new();
+                if c2 != cr {
+                    self.dag.path_reasons(c2, &mut reason);
                 }
+                reason.extend(self.order_lit(l.write, w2));
+                reason.extend(self.guard[w2 as usize]);
+                self.imply(!l.lit, reason, &mut out);
             }
         }
         self.open_scratch = open;
         self.blocked_scratch = blocked;
+        self.closing_scratch = closing;
         out
     }
 
