@@ -69,6 +69,9 @@ pub fn decide(prog: &Program, out: &SymexOutput, opts: &EngineOptions) -> Outcom
 /// `exteagerreasons=0` and `elim=0`, so luck still plays a part), triangular-longer-2@11
 /// 7.1 -> 4.4, qw2004_variant@11 3.9 -> 3.6, workstealqueue_mutex-2@9 32.2 -> 38.6.
 ///
+/// (These measurements predate the lazy reasons the CaDiCaL back end now asks for:
+/// `exteagerreasons=0`, see `solver_glue`'s cadical back end.)
+///
 /// CaDiCaL options on top of it (`YOGAR_CADICAL`, issue #27, SAT conflicts, which unlike CPU
 /// time do not depend on the machine's load): bounded_buffer@5 13,907 by default; 1,402 with
 /// `rephase=0` (the saved phases are never reset, so the false links' phases stay), 6,706
