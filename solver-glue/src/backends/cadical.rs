@@ -108,16 +108,17 @@ impl CadicalSolver {
     }
 }
 
-/// CaDiCaL's option that asks an external propagator for the reason of every literal it
-/// propagated as soon as a conflict involves the trail (1, the default), or only for the
-/// literals conflict analysis actually resolves on (0). Set to 0: the ordering theory's
-/// reasons are paths in its graph, and explaining every propagation eagerly was 9–20 % of the
-/// CPU on the deep-bound tasks (`perf`: `explain_external_propagations` and
+/// CaDiCaL's option whether the reasons of externally propagated literals are asked for
+/// eagerly (1, the default) or only when conflict analysis needs one (0). Set to 0: the
+/// ordering theory's reasons are paths in its graph, and explaining propagations eagerly was
+/// 9–20 % of the CPU on the deep-bound tasks (`perf`: `explain_external_propagations` and
 /// `explain_reason`). The answers are the same (a reason is still given whenever the solver
-/// needs one); only the search differs. Measured (issue #27, CPU s at the deep-bound set's
+/// uses one); only the search differs. Measured (issue #27, CPU s at the deep-bound set's
 /// bounds, one run each, eager → lazy): triangular-longer-2@11 3.23 → 2.61 (35,808 → 43,194
 /// conflicts), qw2004_variant@11 2.32 → 1.23, workstealqueue_mutex-2@9 9.98 → 7.71,
-/// bounded_buffer@5 3.86 → 0.96, the rest within 0.05 s; in total 19.79 → 12.83.
+/// bounded_buffer@5 3.86 → 0.96, the rest within 0.05 s; in total 19.79 → 12.83. Not
+/// everywhere: fkp2013-1 at 64 6.14 → 7.38 (69,267 → 77,725 conflicts); the whole regression
+/// (281 tasks, `--unwind auto`) 955.7 → 955.5 s, the same verdicts.
 const EAGER_REASONS: &str = "exteagerreasons";
 
 /// Environment variable with CaDiCaL options for experiments, `name=value` separated by commas
