@@ -76,7 +76,7 @@ impl<'a> Ctx<'a> {
                         }
                     })
                 });
-                if let Some(p) = super::pointsto::dst_of(&ins.kind) {
+                if let Some(p) = ins.kind.dst() {
                     if let PlaceBase::Var(v) = p.base {
                         mentioned[v] = true;
                     }

@@ -29,7 +29,6 @@ use crate::prove::{GiveUp, Instances, TemplateId};
 use super::ctx::Ctx;
 use super::keys::{KeyKind, FREE, HELD_OTHER, HELD_SELF};
 use super::loop_writes::LoopWrites;
-use super::pointsto::dst_of;
 use super::transfer::{step, Out};
 
 /// Growths of a location's state before joins become widenings.
@@ -442,7 +441,7 @@ pub fn translate(cx: &Ctx, kt: &Key, ku: &Key) -> Key {
 
 /// Whether an instruction may write a shared variable (or anything through a pointer).
 fn may_write_shared(cx: &Ctx, k: &InstrKind) -> bool {
-    match dst_of(k) {
+    match k.dst() {
         Some(p) => match &p.base {
             PlaceBase::Var(v) => cx.is_shared(*v),
             PlaceBase::Deref(_) => true,

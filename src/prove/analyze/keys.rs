@@ -45,7 +45,7 @@ use crate::ir::{ExprKind, InstrId, InstrKind, PlaceBase, Type, VarId};
 use crate::prove::{TemplateId, Templates};
 
 use super::ctx::{scalar_of, Scalar};
-use super::pointsto::{dst_of, PSet, PointsTo, Written};
+use super::pointsto::{PSet, PointsTo, Written};
 
 /// At most this many keys (the partitions multiply).
 pub const MAX_KEYS: usize = 6;
@@ -155,7 +155,7 @@ pub fn choose(tpls: &Templates) -> (Vec<KeyVar>, HashMap<(TemplateId, InstrId), 
                     }
                 }
             }
-            let Some(dst) = dst_of(&ins.kind) else {
+            let Some(dst) = ins.kind.dst() else {
                 continue;
             };
             match pts.written(dst) {
@@ -334,7 +334,7 @@ pub fn init_values(tpls: &Templates) -> HashMap<VarId, Option<u64>> {
     let mut out = HashMap::new();
     if let Some(b) = &prog.funcs[prog.init].body {
         for ins in b.instrs.values() {
-            if let Some(dst) = dst_of(&ins.kind) {
+            if let Some(dst) = ins.kind.dst() {
                 let v = match (&dst.base, dst.projs.is_empty()) {
                     (PlaceBase::Var(v), true) => *v,
                     (PlaceBase::Var(v), false) => {

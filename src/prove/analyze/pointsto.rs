@@ -156,9 +156,3 @@ impl PointsTo {
         }
     }
 }
-
-/// The place an instruction writes, if any (the lock and thread instructions' objects
-/// included, which key detection must see).
-pub fn dst_of(k: &InstrKind) -> Option<&Place> {
-    k.dst()
-}

@@ -27,7 +27,7 @@ use crate::prove::domain::state::{Key, Val};
 use crate::prove::Templates;
 
 use super::ctx::{scalar_of, Scalar};
-use super::pointsto::{dst_of, PointsTo, Written};
+use super::pointsto::{PointsTo, Written};
 
 /// The tag of a private key whose value the partition does not know exactly.
 pub const UNKNOWN: u8 = u8::MAX;
@@ -103,7 +103,7 @@ impl PrivateKeys {
             .collect();
         for t in tpls.templates.values() {
             for ins in t.body.instrs.values() {
-                let Some(dst) = dst_of(&ins.kind) else {
+                let Some(dst) = ins.kind.dst() else {
                     continue;
                 };
                 let (must, vs) = match pts.written(dst) {
