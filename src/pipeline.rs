@@ -292,28 +292,55 @@ fn prove_only(
     }
 }
 
-/// The bound after which `--unwind auto` tries the provers once (when the unwinding assertions
-/// still fail there).
+/// The first bound after which `--unwind auto` tries the provers once (when the unwinding
+/// assertions still fail there); past it they wait while the bounds stay quick (see
+/// [`QUICK_BOUND`]).
 pub const PROVE_AFTER_BOUND: u32 = 3;
+
+/// From [`PROVE_AFTER_BOUND`] on, a bound that took less CPU time than this does not call the
+/// provers yet: deepening goes on, each further bound first as a short trial
+/// ([`QUICK_TRIAL`]), up to [`PROVE_BY_BOUND`]. A bound this quick costs little, and
+/// a loop that needs tens of iterations to reach its error is found there long before the
+/// provers and the stateful search have had their shares: pthread-demo-datarace-2 (two loops
+/// of 20) took 11.7 s at bound 3 (the stateful search found it after the provers) against
+/// 0.04 s for bound 24 alone. A TRUE task pays the quick bounds: each at most doubles the
+/// formula, so together they cost a few times this.
+pub const QUICK_BOUND: Duration = Duration::from_millis(100);
+
+/// The trial a bound past [`PROVE_AFTER_BOUND`] gets before the provers when the bounds so far
+/// were quick: twenty times the quick limit is no longer cheap, and the provers and the
+/// stateful search then get their turn before the bound is tried again with all the time
+/// left. Measured over the 281 shared tasks at 60 s (one run each, CPU s of the 268 tasks all
+/// three decide): 217.0 when the provers came at bound 3 whatever the bounds cost; 187.9 with
+/// the quick bounds and the full [`TRIAL_SHARE`] (6 s) as their trial, where TRUE tasks the
+/// provers close at once paid it (pthread-demo-datarace-1 0.11 -> 8.97 s,
+/// workstealqueue_mutex-2 7.71 -> 11.61); 199.9 with a 1 s trial, which cut barrier_3t's
+/// bound 4 (1.4 s) short and left it at 19 s instead of 1.5; 185.9 with this 2 s trial (the
+/// same 268 verdicts in all four runs).
+pub const QUICK_TRIAL: Duration = Duration::from_secs(2);
+
+/// The bound at which the provers run even if every bound so far was quick.
+pub const PROVE_BY_BOUND: u32 = 64;
 
 /// A bound whose run took longer than this tries the provers before [`PROVE_AFTER_BOUND`]:
 /// the next bounds may well not fit in time or memory (divinefifo_1w1r needs 3.8 GB at bound
 /// 2, and its state space is proved in 2 s).
 pub const PROVE_EARLY_AFTER: Duration = Duration::from_secs(1);
 
-/// The share of what is left of the run's limit that bound [`PROVE_AFTER_BOUND`] gets while the
-/// provers have not been tried (at least [`TRIAL_AT_LEAST`]): when that bound does not finish
-/// within it, the provers run first and the bound is then tried again with all the time left.
-/// A bound that alone would eat the run (31_simple_loop5_vs needs 30 s at bound 3, its proof
-/// 0.4 s) must not keep the provers from running. Nothing is lost: the interrupted bound is
+/// The share of what is left of the run's limit that each bound from [`PROVE_AFTER_BOUND`] on
+/// gets while the provers have not been tried (at least [`TRIAL_AT_LEAST`]; past
+/// [`PROVE_AFTER_BOUND`] at most [`QUICK_TRIAL`]): when it does not finish within it, the
+/// provers run first and the bound is then tried again with all the time left. A bound that
+/// alone would eat the run (31_simple_loop5_vs needs 30 s at bound 3, its proof 0.4 s) must
+/// not keep the provers from running. Nothing is lost: the interrupted bound is
 /// decided afresh afterwards.
 pub const TRIAL_SHARE: (u32, u32) = (1, 10);
 
-/// The least time bound [`PROVE_AFTER_BOUND`] gets before the provers (see [`TRIAL_SHARE`]).
+/// The least time a bound gets before the provers (see [`TRIAL_SHARE`]).
 pub const TRIAL_AT_LEAST: Duration = Duration::from_secs(2);
 
-/// The time the shares of `--unwind auto` (prover, stateful search, bound-3 trial) are taken
-/// of when the run has no time limit: the prover then gets 60 s and the trial 12 s, as they
+/// The time the shares of `--unwind auto` (prover, stateful search, bound trials) are taken of
+/// when the run has no time limit: the prover then gets 60 s and the trial 12 s, as they
 /// would under a 120 s limit, instead of every share being the same fixed time.
 pub const NOMINAL_TIME_WITHOUT_LIMIT: Duration = Duration::from_secs(120);
 
@@ -439,14 +466,18 @@ fn deepen(
             }
             opts.timeout = Some(left);
         }
-        // The first try of the provers' bound is a trial with a share of the time (see
-        // TRIAL_SHARE).
-        let trial = bound == PROVE_AFTER_BOUND
+        // Until the provers have run, a bound from theirs on is a trial with a share of the
+        // time (see TRIAL_SHARE).
+        let trial = bound >= PROVE_AFTER_BOUND
             && !provers_tried
             && options.unwind == Unwind::Auto
             && *property == Property::UnreachCall;
         if trial {
-            let budget = prover_share(deadline, started, TRIAL_SHARE).max(TRIAL_AT_LEAST);
+            let mut budget = prover_share(deadline, started, TRIAL_SHARE).max(TRIAL_AT_LEAST);
+            if bound > PROVE_AFTER_BOUND {
+                // The bounds before were quick: one that is not gets a short trial.
+                budget = budget.min(QUICK_TRIAL);
+            }
             opts.timeout = Some(opts.timeout.map_or(budget, |t| t.min(budget)));
         }
         if let Some(s) = &options.status {
@@ -454,6 +485,7 @@ fn deepen(
             s.set_refinements(0);
         }
         let bound_started = Instant::now();
+        let bound_cpu = crate::budget::cpu_time();
         let run = std::panic::catch_unwind(AssertUnwindSafe(|| {
             if options.engine.explorer().is_some() {
                 // The explorers run the program itself: no symbolic execution.
@@ -513,7 +545,9 @@ fn deepen(
         // provers use any: they still get their turn, since deepening ends here.
         let peak = (bound, resources::peak_resident_bytes().unwrap_or(0));
         let out_of_room = !trial_ended && !next_bound_fits(last_peak, peak, next_bound(bound));
-        let prove_now = bound == PROVE_AFTER_BOUND || early || out_of_room;
+        let quick = crate::budget::cpu_time().saturating_sub(bound_cpu) < QUICK_BOUND;
+        let due = bound >= PROVE_AFTER_BOUND && (!quick || bound >= PROVE_BY_BOUND);
+        let prove_now = due || early || out_of_room;
         if prove_now && !provers_tried && proving {
             provers_tried = true;
             // The bound keeps growing without closing: the provers, once each, each with a
