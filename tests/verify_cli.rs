@@ -253,6 +253,13 @@ fn check_violation_witness(dir: &Path, program: &Path, entry_functions: &[&str])
             "thread {tid} acts uncreated"
         );
         if let Some(child) = data(*e, "createThread") {
+            // Threads are numbered in the order the execution creates them, as a replay
+            // (and a validator that counts `pthread_create` calls) numbers them.
+            assert_eq!(
+                child,
+                created.len().to_string(),
+                "thread ids in creation order"
+            );
             let next = edges.get(i + 1).expect("an edge after createThread");
             assert_eq!(data(*next, "threadId"), Some(child));
             let f = data(*next, "enterFunction").expect("enterFunction after createThread");
@@ -297,6 +304,11 @@ fn violation_witnesses_of_false_programs() {
         assumptions.iter().any(|a| a == "\\result == 42;"),
         "{assumptions:?}"
     );
+
+    // A loop instance no execution creates comes before the checker: the checker is still
+    // thread 3 in the witness.
+    let pool = programs().join("pool_partly_created_false.c");
+    check_violation_witness(&dir, &pool, &["producer", "checker"]);
 
     // Without --witness the witness goes to ./witness.graphml.
     let (code, _, _) = verify(&dir, &[readme.to_str().unwrap()]);

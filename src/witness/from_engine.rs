@@ -140,10 +140,38 @@ pub fn from_engine_trace(prog: &Program, trace: &Trace, program_file: &Path) -> 
         [Some(a), Some(b)] => Some([a, b]),
         _ => None,
     };
+    number_in_creation_order(&mut steps);
     witness::Trace {
         steps,
         violation: trace.violation,
         race,
+    }
+}
+
+/// Renames the threads of `steps` to their numbers in creation order (main 0, then each
+/// `CreateThread` step's child the next number). The engine numbers thread instances as symbolic
+/// execution met them, counting instances no execution creates (a loop's unwound iterations
+/// that did not run), while a replay, like a validator counting `pthread_create` calls, numbers
+/// the threads the run creates: with twostage_3's instance 3 not created, its instance 4 is the
+/// run's thread 3, and a witness that called it 4 led the replay astray. Every thread acts only
+/// after its `CreateThread` step (`create` above), so every step's thread has a number.
+fn number_in_creation_order(steps: &mut [TraceStep]) {
+    let mut number: std::collections::HashMap<u32, u32> = std::collections::HashMap::from([(0, 0)]);
+    for s in steps.iter() {
+        if let Step::CreateThread { child, .. } = s.kind {
+            let next = number.len() as u32;
+            number.entry(child).or_insert(next);
+        }
+    }
+    let mut rename = |t: u32| {
+        let next = number.len() as u32;
+        *number.entry(t).or_insert(next)
+    };
+    for s in steps.iter_mut() {
+        s.thread = rename(s.thread);
+        if let Step::CreateThread { child, .. } = &mut s.kind {
+            *child = rename(*child);
+        }
     }
 }
 
