@@ -39,13 +39,11 @@ pub struct Trace {
     /// For a data race: the positions in [`Trace::events`] of the two accesses, the second
     /// directly after the first (the trace ends with it).
     pub race: Option<[usize; 2]>,
-    /// Thread number → (entry function, creation site).
+    /// Thread number → (entry function, creation site), for the threads the execution creates
+    /// (numbered as the run numbers them: main 0, then in creation order).
     pub threads: Vec<(String, Loc)>,
     /// Thread number → the number of the thread that created it (main: 0).
     pub parents: Vec<u32>,
-    /// Thread number → whether the trace's execution creates it (its `pthread_create` is
-    /// reached under the model).
-    pub created: Vec<bool>,
     /// Thread number → how many of [`Trace::events`] come before its creation: the position
     /// just after the parent's last event before the `pthread_create` (without one, the
     /// parent's own place). `None` when unknown (the creation is then only known to precede

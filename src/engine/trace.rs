@@ -19,11 +19,21 @@ impl Trace {
         at: (Loc, encoder::Thread),
     ) -> Trace {
         let eq: &Equation = &out.equation;
+        // The threads are those the execution creates, numbered as the run numbers them: main
+        // 0, then in the order of their instances. Symbolic execution numbers an instance for
+        // every create it unwinds, also those the model does not reach (a loop's iterations
+        // that did not run); a replay, like a validator counting `pthread_create` calls, never
+        // sees those, so twostage_3's fourth instance is the run's thread 3, and a witness that
+        // called it 4 led the replay astray.
+        let live: Vec<&crate::symex::ThreadInfo> = out
+            .threads
+            .iter()
+            .filter(|ti| ti.number == 0 || enc.value(ti.guard))
+            .collect();
         let number = |t: encoder::Thread| {
-            out.threads
-                .iter()
-                .find(|ti| ti.thread == t)
-                .map_or(u32::MAX, |ti| ti.number)
+            live.iter()
+                .position(|ti| ti.thread == t)
+                .map_or(u32::MAX, |k| k as u32)
         };
         // The bytes of one access to a byte object are one step, shown at its first byte.
         let shown: Vec<Event> = order
@@ -71,14 +81,12 @@ impl Trace {
                 },
             })
             .collect();
-        let threads = out
-            .threads
+        let threads = live
             .iter()
             .map(|t| (prog.funcs[t.entry].name.clone(), t.loc))
             .collect();
         // The equation records who created whom; main has no create edge.
-        let parents = out
-            .threads
+        let parents = live
             .iter()
             .map(|t| {
                 eq.creates
@@ -87,12 +95,11 @@ impl Trace {
                     .map_or(0, |c| number(c.parent))
             })
             .collect();
-        let created = out.threads.iter().map(|t| enc.value(t.guard)).collect();
         // A thread whose parent made no access before creating it is created right after
         // the parent itself (main: before everything); thread numbers grow with creation, so
         // the parent's place is known first.
-        let mut created_after: Vec<Option<usize>> = Vec::with_capacity(out.threads.len());
-        for t in &out.threads {
+        let mut created_after: Vec<Option<usize>> = Vec::with_capacity(live.len());
+        for t in &live {
             let place = eq
                 .creates
                 .iter()
@@ -125,7 +132,6 @@ impl Trace {
             race: None,
             threads,
             parents,
-            created,
             created_after,
         }
     }

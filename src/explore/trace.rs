@@ -93,7 +93,6 @@ pub fn build(m: &Machine, steps: &[&Step], thread: usize, loc: Loc) -> Trace {
             });
         }
     }
-    let created = vec![true; threads.len()];
     Trace {
         events,
         inputs,
@@ -105,7 +104,6 @@ pub fn build(m: &Machine, steps: &[&Step], thread: usize, loc: Loc) -> Trace {
         violation_thread: thread as u32,
         threads,
         parents,
-        created,
         created_after,
     }
 }

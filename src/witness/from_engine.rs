@@ -85,7 +85,7 @@ pub fn from_engine_trace(prog: &Program, trace: &Trace, program_file: &Path) -> 
         }
         // Threads created right after the parent's previous access, in the parent's place.
         for (c, at) in trace.created_after.iter().enumerate() {
-            if *at == Some(k) && c < created.len() && trace.created.get(c) == Some(&true) {
+            if *at == Some(k) && c < created.len() {
                 create(c as u32, &mut created, &mut steps);
             }
         }
@@ -140,38 +140,10 @@ pub fn from_engine_trace(prog: &Program, trace: &Trace, program_file: &Path) -> 
         [Some(a), Some(b)] => Some([a, b]),
         _ => None,
     };
-    number_in_creation_order(&mut steps, &trace.created);
     witness::Trace {
         steps,
         violation: trace.violation,
         race,
-    }
-}
-
-/// Renames the threads of `steps` to the numbers the run gives them: a thread's number less
-/// the thread instances before it that the execution does not create. The engine numbers
-/// thread instances as symbolic execution met them, counting the instances of a loop's
-/// unwound iterations that did not run, while a replay, like a validator counting
-/// `pthread_create` calls, numbers only the threads the run creates: with twostage_3's
-/// instance 3 not created, its instance 4 is the run's thread 3, and a witness that called it 4
-/// led the replay astray. Where every instance is created (an explorer's trace numbers the
-/// threads as its run created them) the renaming is the identity.
-fn number_in_creation_order(steps: &mut [TraceStep], created: &[bool]) {
-    let mut skipped = 0;
-    let number: Vec<u32> = (0..created.len())
-        .map(|t| {
-            if t > 0 && !created[t] {
-                skipped += 1;
-            }
-            t as u32 - skipped
-        })
-        .collect();
-    let rename = |t: u32| number.get(t as usize).copied().unwrap_or(t);
-    for s in steps.iter_mut() {
-        s.thread = rename(s.thread);
-        if let Step::CreateThread { child, .. } = &mut s.kind {
-            *child = rename(*child);
-        }
     }
 }
 

@@ -124,7 +124,6 @@ fn trace(prog: &Program, c: &CProgram, s: &State, thread: usize, loc: Loc) -> Tr
         },
         threads,
         parents: vec![0; n],
-        created: vec![true; n],
         created_after: vec![Some(0); n],
     }
 }
