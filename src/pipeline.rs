@@ -423,6 +423,42 @@ fn stateful_in_auto(
     }
 }
 
+/// The share of what is left of the run's limit that the first bound gets under `--unwind
+/// auto` before the context-bounded random search (`explore::context_bounded`) has its turn:
+/// a first bound that takes this long is one whose interleavings the SAT search finds hard
+/// (elimination_backoff_stack: more than 500 s at bound 1, which is its whole program), where
+/// a run with a preemption or two at the right places meets a bug in seconds. The bound is
+/// then tried again with all the time left, after the search and the provers.
+///
+/// A sixth (10 s of a 60 s run) leaves the search most of the run even when the solver
+/// overruns its trial, as it can by several seconds on a formula of millions of clauses
+/// (elimination_backoff_stack's 10 s trial has ended after as much as 27 s of CPU).
+pub const FIRST_TRIAL_SHARE: (u32, u32) = (1, 6);
+
+/// The context-bounded random search's share of what is left after the first bound's trial:
+/// most of it, since only a first bound the SAT search finds hard gets here, and the bound is
+/// still tried again afterwards.
+pub const SAMPLE_SHARE: (u32, u32) = (2, 3);
+
+/// The context-bounded random search inside `--unwind auto`, with [`SAMPLE_SHARE`] of the time
+/// left: its FALSE (a run of the interpreter, run again before it is given), else `None`.
+fn sample_in_auto(
+    prog: &Program,
+    deadline: Option<Instant>,
+    started: Instant,
+) -> Option<engine::Outcome> {
+    use crate::explore::context_bounded;
+    let opts = context_bounded::Options {
+        deadline: Some(Instant::now() + prover_share(deadline, started, SAMPLE_SHARE)),
+        max_runs: u64::MAX,
+        max_preemptions: context_bounded::MAX_PREEMPTIONS,
+        seed: context_bounded::SEED,
+    };
+    let found =
+        std::panic::catch_unwind(AssertUnwindSafe(|| context_bounded::run(prog, &opts))).ok()?;
+    matches!(found.verdict, Verdict::False { .. }).then_some(found)
+}
+
 /// How the prover proved TRUE: its method and the invariants for the witnesses.
 type Proved = (String, Vec<crate::prove::witness::WitnessInvariant>);
 
@@ -447,6 +483,8 @@ fn deepen(
     let sharing = Sharing::analyse_with(prog, *property == Property::NoDataRace);
     times.symex_time += start.elapsed();
     let mut provers_tried = false;
+    // Whether the context-bounded random search has had its turn (see FIRST_TRIAL_SHARE).
+    let mut sampled = false;
     // The peak memory after the bound before the last (see `next_bound_fits`).
     let mut last_peak = None;
     // The ladder's first rung still to try: the rungs rejected before bound 2 are not tried
@@ -468,11 +506,13 @@ fn deepen(
         }
         // Until the provers have run, a bound from theirs on is a trial with a share of the
         // time (see TRIAL_SHARE).
-        let trial = bound >= PROVE_AFTER_BOUND
-            && !provers_tried
-            && options.unwind == Unwind::Auto
-            && *property == Property::UnreachCall;
-        if trial {
+        let auto_reach = options.unwind == Unwind::Auto && *property == Property::UnreachCall;
+        let first_trial = bound == 1 && !sampled && auto_reach;
+        let trial = first_trial || (bound >= PROVE_AFTER_BOUND && !provers_tried && auto_reach);
+        if first_trial {
+            let budget = prover_share(deadline, started, FIRST_TRIAL_SHARE).max(TRIAL_AT_LEAST);
+            opts.timeout = Some(opts.timeout.map_or(budget, |t| t.min(budget)));
+        } else if trial {
             let mut budget = prover_share(deadline, started, TRIAL_SHARE).max(TRIAL_AT_LEAST);
             if bound > PROVE_AFTER_BOUND {
                 // The bounds before were quick: one that is not gets a short trial.
@@ -513,6 +553,19 @@ fn deepen(
         if options.unwind != Unwind::Auto || !deeper || bound >= MAX_AUTO_UNWIND {
             outcome.stats = with_times(std::mem::take(&mut outcome.stats), &times);
             return Ok((bound, outcome, None));
+        }
+        if first_trial {
+            sampled = true;
+        }
+        if first_trial && trial_ended {
+            // The first bound is hard for the SAT search: the context-bounded random search,
+            // whose FALSE is a run of the interpreter.
+            if let Some(mut found) = sample_in_auto(prog, deadline, started) {
+                found.stats.symex_time = times.symex_time;
+                found.stats.encode_time = times.encode_time;
+                found.stats.sat_time = times.sat_time;
+                return Ok((bound, found, None));
+            }
         }
         // The prover proves unreach-call only.
         let proving = options.unwind == Unwind::Auto && *property == Property::UnreachCall;

@@ -66,6 +66,9 @@ pub enum UnknownReason {
     /// `--engine prove` found no checked proof (why: the program is outside the prover's
     /// model, no certificate was found, or the checker rejected it).
     Prover(String),
+    /// The context-bounded search (`--engine cbs`), which looks for violations only, met
+    /// none in the runs with at most this many preemptions.
+    NoViolationFound { preemptions: u32 },
 }
 
 /// What runs past the unwind bound.
@@ -100,7 +103,7 @@ impl UnknownReason {
             UnknownReason::BoundTooSmall { .. } => ReasonClass::BoundTooSmall,
             UnknownReason::UnsupportedProperty => ReasonClass::UnsupportedProperty,
             UnknownReason::Internal(_) => ReasonClass::Internal,
-            UnknownReason::Prover(_) => ReasonClass::Other,
+            UnknownReason::Prover(_) | UnknownReason::NoViolationFound { .. } => ReasonClass::Other,
         }
     }
 }
@@ -130,6 +133,11 @@ impl fmt::Display for UnknownReason {
             UnknownReason::UnsupportedProperty => write!(f, "unsupported property"),
             UnknownReason::Internal(why) => write!(f, "internal error: {why}"),
             UnknownReason::Prover(why) => write!(f, "prover: {why}"),
+            UnknownReason::NoViolationFound { preemptions } => write!(
+                f,
+                "no violation in the runs with at most {preemptions} preemptions (the \
+                 context-bounded search looks for violations only)"
+            ),
             UnknownReason::ExecutionBudget { runs } => {
                 write!(f, "execution budget exhausted ({runs} runs explored)")
             }

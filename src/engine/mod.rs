@@ -156,6 +156,9 @@ pub enum Engine {
     /// Enumerative: stateful exploration of the interpreter with a visited set of canonical
     /// states, no bound; TRUE from a checked inductive state set.
     Stateful,
+    /// Enumerative: context-bounded search of the interpreter's runs with few preemptions,
+    /// for violations only (FALSE or UNKNOWN, never TRUE).
+    Cbs,
 }
 
 impl Engine {
@@ -170,6 +173,7 @@ impl Engine {
         ("rvf", Engine::Rvf),
         ("prove", Engine::Prove),
         ("stateful", Engine::Stateful),
+        ("cbs", Engine::Cbs),
     ];
 
     /// The engine called `name`.
@@ -183,7 +187,7 @@ impl Engine {
     /// Whether it works within an unwind bound. The prover and the stateful search explore
     /// without one, so no bound is reported for them.
     pub fn bounded(self) -> bool {
-        !matches!(self, Engine::Prove | Engine::Stateful)
+        !matches!(self, Engine::Prove | Engine::Stateful | Engine::Cbs)
     }
 
     /// Its canonical name.
@@ -198,6 +202,7 @@ impl Engine {
             Engine::Rvf => "rvf",
             Engine::Prove => "prove",
             Engine::Stateful => "stateful",
+            Engine::Cbs => "cbs",
         }
     }
 
@@ -217,7 +222,8 @@ impl Engine {
             | Engine::Rsmc
             | Engine::Rvf
             | Engine::Prove
-            | Engine::Stateful => solver_glue::DEFAULT_SOLVER,
+            | Engine::Stateful
+            | Engine::Cbs => solver_glue::DEFAULT_SOLVER,
         }
     }
 
@@ -246,6 +252,7 @@ impl Engine {
             Engine::Rsmc => Some(crate::explore::Explorer::Rsmc),
             Engine::Rvf => Some(crate::explore::Explorer::Rvf),
             Engine::Stateful => Some(crate::explore::Explorer::Stateful),
+            Engine::Cbs => Some(crate::explore::Explorer::ContextBounded),
             Engine::Yogar | Engine::Cegar | Engine::Monolithic | Engine::Prove => None,
         }
     }
@@ -265,7 +272,8 @@ impl Engine {
             | Engine::Rsmc
             | Engine::Rvf
             | Engine::Prove
-            | Engine::Stateful => Outcome::unknown(
+            | Engine::Stateful
+            | Engine::Cbs => Outcome::unknown(
                 UnknownReason::Internal("an explorer has no equation to decide".into()),
                 EngineStats::default(),
             ),

@@ -22,6 +22,8 @@ pub enum Explorer {
     Rvf,
     /// Stateful exploration with a visited set (no bound).
     Stateful,
+    /// Context-bounded search for violations (no bound on loops, a bound on preemptions).
+    ContextBounded,
 }
 
 impl Explorer {
@@ -32,6 +34,7 @@ impl Explorer {
             Explorer::Rsmc => "rsmc",
             Explorer::Rvf => "rvf",
             Explorer::Stateful => "stateful",
+            Explorer::ContextBounded => "cbs",
         }
     }
 }
@@ -73,6 +76,9 @@ pub fn verify(
     }
     if explorer == Explorer::Stateful {
         return super::stateful::verify(prog, opts);
+    }
+    if explorer == Explorer::ContextBounded {
+        return super::context_bounded::verify(prog, opts);
     }
     // Faint assignments are dropped under unreach-call only (`ir::faint`): the other
     // properties observe reads and arithmetic themselves.

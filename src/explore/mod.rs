@@ -6,6 +6,7 @@
 
 pub mod classes;
 pub mod concolic;
+pub mod context_bounded;
 pub mod dpor;
 pub mod engines;
 pub mod findings;

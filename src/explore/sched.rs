@@ -89,6 +89,24 @@ pub fn conflict(a: &[Access], b: &[Access]) -> bool {
 /// Largest domain of a nondet value the explorers enumerate.
 pub const MAX_DOMAIN: u64 = 2;
 
+/// Which values of a nondet input a step takes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Domains {
+    /// Inputs with at most this many values are enumerated in full.
+    pub max: u64,
+    /// A wider input is an error ([`Unenumerable`]) unless this is set; it then takes only
+    /// its first `sample` values (`0 .. sample`): an under-approximation, for searches that
+    /// only look for violations (every run they find is a real run).
+    pub sample: Option<u64>,
+}
+
+impl From<u64> for Domains {
+    /// Enumerate inputs of at most `max` values, refuse wider ones.
+    fn from(max: u64) -> Domains {
+        Domains { max, sample: None }
+    }
+}
+
 /// A nondet input whose values cannot be enumerated: where it is read.
 #[derive(Clone, Debug)]
 pub struct Unenumerable(pub Loc);
@@ -98,7 +116,7 @@ pub struct Unenumerable(pub Loc);
 /// an error.
 pub fn run_step(m: &mut Machine, t: usize, forced: &[u64]) -> Result<Step, Unenumerable> {
     let mut step = Step::at(m, t);
-    while !run_into(m, t, forced, MAX_DOMAIN, &mut step)? {
+    while !run_into(m, t, forced, MAX_DOMAIN.into(), &mut step)? {
         if m.in_atomic(t) && m.runnable().contains(&t) {
             step.atomic = true;
         } else {
@@ -117,9 +135,10 @@ pub fn run_bounded(
     m: &mut Machine,
     t: usize,
     forced: &[u64],
-    max_domain: u64,
+    max_domain: impl Into<Domains>,
     limit: u32,
 ) -> Result<Step, Unenumerable> {
+    let max_domain = max_domain.into();
     let mut step = Step::at(m, t);
     let mut n = 1;
     while !run_into(m, t, forced, max_domain, &mut step)? {
@@ -138,7 +157,7 @@ fn run_into(
     m: &mut Machine,
     t: usize,
     forced: &[u64],
-    max_domain: u64,
+    domains: Domains,
     step: &mut Step,
 ) -> Result<bool, Unenumerable> {
     let mut bad: Option<Loc> = None;
@@ -159,14 +178,19 @@ fn run_into(
             });
             return value;
         }
-        let domain = if req.boolean || req.bits == 1 {
+        let mut domain = if req.boolean || req.bits == 1 {
             2
         } else {
             1u64.checked_shl(req.bits).unwrap_or(u64::MAX)
         };
         let value = forced.get(choices.len()).copied().unwrap_or(0);
-        if domain > max_domain {
-            bad.get_or_insert(req.loc);
+        if domain > domains.max {
+            match domains.sample {
+                Some(n) => domain = n,
+                None => {
+                    bad.get_or_insert(req.loc);
+                }
+            }
         }
         choices.push(Choice { value, domain });
         inputs.push(Input {

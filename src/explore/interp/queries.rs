@@ -114,6 +114,11 @@ impl<'p> Machine<'p> {
         &body.instrs[i]
     }
 
+    /// Where thread `t` is: the function and instruction it executes next, if any.
+    pub fn pc(&self, t: usize) -> Option<(FuncId, InstrId)> {
+        self.next_instr(t)
+    }
+
     /// The instruction thread `t` executes next, if any.
     pub fn next_kind(&self, t: usize) -> Option<&'p InstrKind> {
         self.next_instr(t).map(|(f, i)| &self.instr(f, i).kind)

@@ -15,7 +15,7 @@ use super::Options;
 use crate::explore::findings::unenumerable;
 use crate::explore::interp::{CanonInfo, Canonical};
 use crate::explore::interp::{Machine, RunEnd};
-use crate::explore::sched::{Step, Unenumerable};
+use crate::explore::sched::{Domains, Step, Unenumerable};
 use crate::ir::Program;
 use crate::trace::Trace;
 use crate::verdict::UnknownReason;
@@ -221,8 +221,7 @@ pub fn start_failure(prog: &Program, e: RunEnd) -> UnknownReason {
 }
 
 /// The trace of the run that reaches a violation: the steps to the state `last.from`, then
-/// `last`, run again from the initial state with their nondet values; each must run as it did
-/// in the search (no step ends the run before the last, which violates at `loc` in `thread`).
+/// `last`, run again from the initial state with their nondet values (see [`trace_of_path`]).
 fn rebuild(
     prog: &Program,
     store: &Store,
@@ -233,10 +232,28 @@ fn rebuild(
 ) -> Result<Trace, String> {
     let mut path = store.path(last.from);
     path.push(last);
+    let step: Transition = |m, t, forced, d| super::succ::run_transition(m, t, forced, d.max);
+    trace_of_path(prog, &path, thread, loc, opts.max_domain.into(), step)
+}
+
+/// How a search takes one transition of a thread with its nondet values.
+pub type Transition = fn(&mut Machine, usize, &[u64], Domains) -> Result<Step, Unenumerable>;
+
+/// The trace of the run made of the transitions `path` (each a thread and its nondet values,
+/// taken by `step`), run again from the initial state: each must run as it did in the search
+/// (no step ends the run before the last, which violates at `loc` in `thread`).
+pub fn trace_of_path(
+    prog: &Program,
+    path: &[Edge],
+    thread: usize,
+    loc: crate::ir::Loc,
+    domains: Domains,
+    step: Transition,
+) -> Result<Trace, String> {
     let mut m = super::initial(prog).map_err(|e| format!("replay cannot start: {e:?}"))?;
     let mut steps: Vec<Step> = Vec::with_capacity(path.len());
     for (k, e) in path.iter().enumerate() {
-        let s = super::succ::run_transition(&mut m, e.thread as usize, &e.choices, opts.max_domain)
+        let s = step(&mut m, e.thread as usize, &e.choices, domains)
             .map_err(|_| "replay met a wide input".to_string())?;
         let last = k + 1 == path.len();
         match (&s.end, last) {
