@@ -148,3 +148,44 @@ fn agrees_with_every_program_header() {
 
 /// The share of the FALSE programs of tests/programs the search must find (in tenths).
 const FOUND_TENTHS: usize = 8;
+
+/// Under `--unwind auto`, a first bound the SAT search finds hard hands most of the time to
+/// the search: elimination_backoff_stack (FALSE; more than 500 s of SAT search at bound 1)
+/// is answered from the search's run (`explored executions` in `--stats`), and its witness
+/// replays. Skipped without the benchmark checkout.
+#[test]
+fn unwind_auto_hands_a_hard_first_bound_to_the_search() {
+    let Some(svb) = yogar::svcomp::sv_benchmarks(None).filter(|p| p.join("tasks.csv").is_file())
+    else {
+        eprintln!("skipped: no sv-benchmarks checkout at ../shared/sv-benchmarks (set SVB)");
+        return;
+    };
+    let task = svb.join("c/pthread-complex/elimination_backoff_stack.i");
+    let witness =
+        std::env::temp_dir().join(format!("yogar-cbs-ebs-{}.graphml", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_yogar"))
+        .args(["verify", "--32", "--stats", "--timeout", "150", "--witness"])
+        .arg(&witness)
+        .arg(&task)
+        .output()
+        .expect("yogar runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("FALSE(unreach-call)"), "{text}");
+    let runs: u64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("explored executions: "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0);
+    assert!(runs > 0, "not the search's answer: {text}");
+    let replay = Command::new(env!("CARGO_BIN_EXE_yogar"))
+        .args(["replay", "--32"])
+        .arg(&task)
+        .arg(&witness)
+        .output()
+        .expect("yogar runs");
+    let text = String::from_utf8_lossy(&replay.stdout).to_string()
+        + &String::from_utf8_lossy(&replay.stderr);
+    assert!(text.contains("witness confirmed"), "{text}");
+    let _ = std::fs::remove_file(&witness);
+}

@@ -20,8 +20,8 @@
 //!   until one lets the thread go on (an input that an assumption narrows costs a few tries),
 //!   and its later inputs take their first value.
 //!
-//! The generator is seeded with a constant, so a search is repeatable: the same program and
-//! budget give the same runs.
+//! The generator (fastrand's, a well-kept small crate already in the build) is seeded with a
+//! constant, so a search is repeatable: the same program and budget give the same runs.
 
 use std::time::Instant;
 
@@ -109,24 +109,6 @@ pub fn run(prog: &Program, opts: &Options) -> Outcome {
     }
 }
 
-/// A small deterministic generator (SplitMix64) for the schedules.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `n` (> 0).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// One step of a run: one visible step of the thread, an atomic section whole.
 fn step(m: &mut Machine, t: usize, forced: &[u64], domains: Domains) -> Result<Step, Unenumerable> {
     run_bounded(m, t, forced, domains, ATOMIC_RUN)
@@ -146,7 +128,7 @@ fn search(
 ) -> Result<crate::trace::Trace, UnknownReason> {
     let init = super::stateful::initial(prog)
         .map_err(|e| super::stateful::search::start_failure(prog, e))?;
-    let mut rng = Rng(opts.seed);
+    let mut rng = fastrand::Rng::with_seed(opts.seed);
     // The longest run so far (in steps): preemption points are drawn below it.
     let mut longest = 16usize;
     // The instructions where a step took nondet inputs: the state before a step from one of
@@ -163,8 +145,8 @@ fn search(
         if opts.deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(UnknownReason::Timeout);
         }
-        let n = 1 + rng.below(opts.max_preemptions.max(1) as usize);
-        let mut points: Vec<usize> = (0..n).map(|_| rng.below(longest)).collect();
+        let n = 1 + rng.usize(..opts.max_preemptions.max(1) as usize);
+        let mut points: Vec<usize> = (0..n).map(|_| rng.usize(..longest)).collect();
         points.sort_unstable();
         let mut m = init.clone();
         let mut last = usize::MAX;
@@ -182,7 +164,7 @@ fn search(
                 last
             } else {
                 let others: Vec<usize> = runnable.iter().copied().filter(|&o| o != last).collect();
-                others[rng.below(others.len())]
+                others[rng.usize(..others.len())]
             };
             last = t;
             stats.steps += 1;
@@ -227,14 +209,12 @@ fn try_values<'p>(
     t: usize,
     first: Step,
     after: Machine<'p>,
-    rng: &mut Rng,
+    rng: &mut fastrand::Rng,
     stats: &mut ExploreStats,
 ) -> Option<(Step, Machine<'p>)> {
     let domain = first.choices[0].domain;
     let mut order: Vec<u64> = (0..domain).collect();
-    for i in (1..order.len()).rev() {
-        order.swap(i, rng.below(i + 1));
-    }
+    rng.shuffle(&mut order);
     let mut ran = Some((first, after));
     for v in order {
         let (s, next) = match ran.take().filter(|_| v == 0) {
