@@ -432,7 +432,7 @@ fn stateful_in_auto(
 ///
 /// A sixth (10 s of a 60 s run) leaves the search most of the run even when the solver
 /// overruns its trial, as it can by several seconds on a formula of millions of clauses
-/// (elimination_backoff_stack's 10 s trial has ended after as much as 27 s of CPU).
+/// (elimination_backoff_stack: a 15 s trial has ended after 32 s of CPU).
 pub const FIRST_TRIAL_SHARE: (u32, u32) = (1, 6);
 
 /// The context-bounded random search's share of what is left after the first bound's trial:
