@@ -507,7 +507,10 @@ fn deepen(
         // Until the provers have run, a bound from theirs on is a trial with a share of the
         // time (see TRIAL_SHARE).
         let auto_reach = options.unwind == Unwind::Auto && *property == Property::UnreachCall;
-        let first_trial = bound == 1 && !sampled && auto_reach;
+        // The first bound's trial is for the SAT engines: an explorer runs the program itself
+        // and has no formula to find hard.
+        let first_trial =
+            bound == 1 && !sampled && auto_reach && options.engine.explorer().is_none();
         let trial = first_trial || (bound >= PROVE_AFTER_BOUND && !provers_tried && auto_reach);
         if first_trial {
             let budget = prover_share(deadline, started, FIRST_TRIAL_SHARE).max(TRIAL_AT_LEAST);

@@ -15,6 +15,9 @@ use yogar::frontend;
 use yogar::ir::{DataModel, Program};
 use yogar::verdict::UnknownReason;
 
+#[path = "common/witness.rs"]
+mod witness;
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -82,31 +85,22 @@ fn the_sat_engine_finds_the_input_the_search_leaves_out() {
 fn its_counterexample_replays_as_a_witness() {
     let file = root().join("tests/cbs/aba_stack_false.c");
     let witness = std::env::temp_dir().join(format!("yogar-cbs-{}.graphml", std::process::id()));
-    let out = Command::new(env!("CARGO_BIN_EXE_yogar"))
-        .args([
-            "verify",
-            "--engine",
-            "cbs",
-            "--max-executions",
-            "200000",
-            "--witness",
-        ])
-        .arg(&witness)
-        .arg(&file)
-        .output()
-        .expect("yogar runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("FALSE"), "{stdout}");
-    let replay = Command::new(env!("CARGO_BIN_EXE_yogar"))
-        .arg("replay")
-        .arg(&file)
-        .arg(&witness)
-        .output()
-        .expect("yogar runs");
-    let text = String::from_utf8_lossy(&replay.stdout).to_string()
-        + &String::from_utf8_lossy(&replay.stderr);
-    assert!(text.contains("witness confirmed"), "{text}");
+    let args = ["--engine", "cbs", "--max-executions", "200000"];
+    let replayed = witness::verify_then_replay(&args, &file, &witness);
     let _ = std::fs::remove_file(&witness);
+    replayed.unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// A run that traps ends there; with no violation found, the trap is the answer, not "no
+/// violation".
+#[test]
+fn a_construct_it_cannot_run_is_reported() {
+    let prog = load(&root().join("tests/cbs/out_of_bounds_unknown.c"));
+    let out = context_bounded::run(&prog, &options(500));
+    let Verdict::Unknown(UnknownReason::Unsupported { what, .. }) = &out.verdict else {
+        panic!("{:?}", out.verdict);
+    };
+    assert!(what.contains("out-of-bounds"), "{what}");
 }
 
 /// Every program of tests/programs with its header's verdict: TRUE ones must not be FALSE,

@@ -20,6 +20,10 @@
 //!   until one lets the thread go on (an input that an assumption narrows costs a few tries),
 //!   and its later inputs take their first value.
 //!
+//! A run that meets a construct the interpreter cannot run exactly (a trap) ends there; when
+//! no run violates, the search reports that construct (`UNKNOWN (unsupported: …)`) rather
+//! than "no violation", since the runs past it were never tried.
+//!
 //! The generator (fastrand's, a well-kept small crate already in the build) is seeded with a
 //! constant, so a search is repeatable: the same program and budget give the same runs.
 
@@ -141,9 +145,12 @@ fn search(
         };
         trace_of_path(prog, path, *thread, *loc, DOMAINS, step).map_err(UnknownReason::Internal)
     };
+    // The first construct a run could not go on exactly from (a trap): what the search
+    // reports when it finds no violation, since the runs past it were never tried.
+    let mut trapped: Option<UnknownReason> = None;
     while stats.executions < opts.max_runs {
         if opts.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Err(UnknownReason::Timeout);
+            return Err(trapped.unwrap_or(UnknownReason::Timeout));
         }
         let n = 1 + rng.usize(..opts.max_preemptions.max(1) as usize);
         let mut points: Vec<usize> = (0..n).map(|_| rng.usize(..longest)).collect();
@@ -168,7 +175,7 @@ fn search(
             };
             last = t;
             stats.steps += 1;
-            let pc = m.pc(t);
+            let pc = m.next_instr(t);
             let before = input_at.contains(&pc).then(|| m.clone());
             let Ok(first) = step(&mut m, t, &[], DOMAINS) else {
                 break;
@@ -191,14 +198,20 @@ fn search(
             match &taken.end {
                 None => m = next,
                 Some(RunEnd::Violation { .. }) => return violation(&path, &taken.end),
+                Some(RunEnd::Trap { .. }) => {
+                    let end = taken.end.clone().expect("a trap");
+                    trapped
+                        .get_or_insert_with(|| super::stateful::search::start_failure(prog, end));
+                    break;
+                }
                 Some(_) => break,
             }
         }
         longest = longest.max(path.len());
     }
-    Err(UnknownReason::NoViolationFound {
+    Err(trapped.unwrap_or(UnknownReason::NoViolationFound {
         preemptions: opts.max_preemptions,
-    })
+    }))
 }
 
 /// The values of a step's first input in random order, from the state `before` the step,

@@ -101,7 +101,7 @@ impl<'p> Machine<'p> {
     }
 
     /// The instruction thread `t` executes next.
-    pub(super) fn next_instr(&self, t: usize) -> Option<(FuncId, InstrId)> {
+    pub fn next_instr(&self, t: usize) -> Option<(FuncId, InstrId)> {
         let th = &self.threads[t];
         if self.is_over(t) {
             return None;
@@ -112,11 +112,6 @@ impl<'p> Machine<'p> {
     pub(super) fn instr(&self, f: FuncId, i: InstrId) -> &'p crate::ir::Instr {
         let body = self.prog.funcs[f].body.as_ref().expect("frames run bodies");
         &body.instrs[i]
-    }
-
-    /// Where thread `t` is: the function and instruction it executes next, if any.
-    pub fn pc(&self, t: usize) -> Option<(FuncId, InstrId)> {
-        self.next_instr(t)
     }
 
     /// The instruction thread `t` executes next, if any.
